@@ -1,0 +1,31 @@
+package auth
+
+import "net/http"
+
+// APIKeyPrincipal is the fixed caller name of API-key requests: a key names an
+// application, not a user.
+const APIKeyPrincipal = "api-key"
+
+// NewAPIKeySource returns a Source that sends key in the x-api-key header, as
+// AppSync expects.
+func NewAPIKeySource(key string, base http.RoundTripper) *Source {
+	return &Source{
+		Method:    APIKey,
+		Principal: APIKeyPrincipal,
+		Transport: &apiKeyTransport{key: key, base: base},
+		hint: func() string {
+			return "API key rejected: check APPSYNC_API_KEY against the keys of this AppSync API (keys expire); collections and writes need OIDC or IAM, never an API key"
+		},
+	}
+}
+
+type apiKeyTransport struct {
+	key  string
+	base http.RoundTripper
+}
+
+func (t *apiKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("x-api-key", t.key)
+	return t.base.RoundTrip(r)
+}

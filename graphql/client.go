@@ -1,0 +1,176 @@
+package graphql
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/Khan/genqlient/graphql"
+)
+
+// DefaultTimeout bounds every call when the Client is given no timeout.
+const DefaultTimeout = 15 * time.Second
+
+// maxBody caps how much of a response is read. The largest legitimate answer
+// (100 companies with contacts) is far below it.
+const maxBody = 16 << 20
+
+// bodyExcerpt is how much of an unparseable body an Error keeps.
+const bodyExcerpt = 512
+
+// Client posts GraphQL operations to one AppSync endpoint. Authentication is
+// the job of the http.Client's Transport (see package auth), which sees the
+// exact body being sent, as SigV4 signing needs.
+//
+// Client implements genqlient's graphql.Client, but code outside this package
+// should hold a Reader or a Writer, never the Client itself.
+type Client struct {
+	endpoint string
+	http     *http.Client
+	timeout  time.Duration
+}
+
+// NewClient returns a Client for endpoint. A nil httpClient means
+// http.DefaultClient; a timeout of 0 means DefaultTimeout.
+func NewClient(endpoint string, httpClient *http.Client, timeout time.Duration) *Client {
+	if httpClient == nil {
+		httpClient = http.DefaultClient
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Client{endpoint: endpoint, http: httpClient, timeout: timeout}
+}
+
+// Endpoint returns the URL the client posts to.
+func (c *Client) Endpoint() string { return c.endpoint }
+
+// wireResponse is a GraphQL response body in AppSync's shape.
+type wireResponse struct {
+	Data   json.RawMessage `json:"data"`
+	Errors []GraphQLError  `json:"errors"`
+}
+
+// MakeRequest implements graphql.Client. Every failure is an *Error.
+func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *graphql.Response) error {
+	op := req.OpName
+	body, err := json.Marshal(req)
+	if err != nil {
+		// Variables are built by generated code; failing here is a bug.
+		return fmt.Errorf("%s: encoding request: %w", op, err)
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("%s: building request: %w", op, err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+
+	hresp, err := c.http.Do(hreq)
+	if err != nil {
+		return networkError(ctx, op, err)
+	}
+	defer hresp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(hresp.Body, maxBody))
+	if err != nil {
+		return networkError(ctx, op, err)
+	}
+
+	e := &Error{Operation: op, StatusCode: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header)}
+	var wr wireResponse
+	if jerr := json.Unmarshal(raw, &wr); jerr != nil || (wr.Data == nil && wr.Errors == nil) {
+		e.Kind = KindMalformed
+		if hresp.StatusCode/100 != 2 {
+			e.Kind = KindHTTP
+		}
+		e.Body = excerpt(raw)
+		e.Err = jerr
+		return e
+	}
+	e.Errors = wr.Errors
+	if hresp.StatusCode/100 != 2 {
+		e.Kind = KindHTTP
+		if len(wr.Errors) == 0 {
+			e.Body = excerpt(raw)
+		}
+		return e
+	}
+	hasData := len(wr.Data) > 0 && string(wr.Data) != "null"
+	if hasData {
+		if jerr := json.Unmarshal(wr.Data, resp.Data); jerr != nil {
+			e.Kind = KindMalformed
+			e.Body = excerpt(wr.Data)
+			e.Err = jerr
+			return e
+		}
+	}
+	if len(wr.Errors) > 0 {
+		e.Kind = KindGraphQL
+		e.PartialData = hasData
+		return e
+	}
+	if !hasData {
+		e.Kind = KindMalformed
+		e.Body = excerpt(raw)
+		return e
+	}
+	return nil
+}
+
+// networkError names what went wrong below HTTP without exposing the Go error,
+// whose text carries addresses and type names.
+func networkError(ctx context.Context, op string, err error) error {
+	e := &Error{Operation: op, Err: err}
+	var dnsErr *net.DNSError
+	var netErr net.Error
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+		e.Kind, e.Cause = KindTimeout, "timeout: no answer before the deadline"
+	case errors.Is(ctx.Err(), context.Canceled):
+		e.Kind, e.Cause = KindCanceled, "canceled by the caller"
+	case errors.As(err, &dnsErr):
+		e.Kind, e.Cause = KindUnreachable, "DNS lookup failed for "+dnsErr.Name
+	case errors.Is(err, syscall.ECONNREFUSED):
+		e.Kind, e.Cause = KindUnreachable, "connection refused"
+	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		e.Kind, e.Cause = KindUnreachable, "connection reset before the answer was complete"
+	case errors.As(err, &netErr) && netErr.Timeout():
+		e.Kind, e.Cause = KindTimeout, "timeout: no answer before the deadline"
+	default:
+		e.Kind, e.Cause = KindUnreachable, "connection failed"
+	}
+	return e
+}
+
+// retryAfter reads a Retry-After header given in seconds.
+func retryAfter(h http.Header) time.Duration {
+	s, err := strconv.Atoi(h.Get("Retry-After"))
+	if err != nil || s < 0 {
+		return 0
+	}
+	return time.Duration(s) * time.Second
+}
+
+// excerpt keeps the start of a body, cut on a rune boundary.
+func excerpt(b []byte) string {
+	if len(b) > bodyExcerpt {
+		b = b[:bodyExcerpt]
+		for len(b) > 0 && !utf8.Valid(b) {
+			b = b[:len(b)-1]
+		}
+		return string(b) + "…"
+	}
+	return string(b)
+}

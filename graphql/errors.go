@@ -1,0 +1,154 @@
+package graphql
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Kind says how a call to the backend failed. Each kind asks the caller for a
+// different reaction, so the kinds are kept apart all the way to the user.
+type Kind int
+
+const (
+	// KindGraphQL: the backend answered 200 with GraphQL errors, possibly
+	// alongside partial data.
+	KindGraphQL Kind = iota + 1
+	// KindHTTP: the backend answered with a non-2xx status.
+	KindHTTP
+	// KindMalformed: the body was not a GraphQL response.
+	KindMalformed
+	// KindTimeout: the call's deadline passed before an answer came.
+	KindTimeout
+	// KindUnreachable: no connection could be made (refused, DNS, reset).
+	KindUnreachable
+	// KindCanceled: the caller gave up on the call.
+	KindCanceled
+)
+
+// String returns the kind's name as it appears in messages.
+func (k Kind) String() string {
+	switch k {
+	case KindGraphQL:
+		return "graphql"
+	case KindHTTP:
+		return "http"
+	case KindMalformed:
+		return "malformed"
+	case KindTimeout:
+		return "timeout"
+	case KindUnreachable:
+		return "unreachable"
+	case KindCanceled:
+		return "canceled"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// GraphQLError is one entry of a response's "errors" array in AppSync's shape.
+type GraphQLError struct {
+	// ErrorType is AppSync's classification, such as "UnauthorizedException",
+	// "Unauthorized" or "DynamoDB:ConditionalCheckFailedException".
+	ErrorType string `json:"errorType,omitempty"`
+	// Message is the backend's own words.
+	Message string `json:"message"`
+	// Path is the response path the error belongs to, e.g. ["listCollections"].
+	Path []any `json:"path,omitempty"`
+}
+
+// String renders the error as "errorType: message (path a.b)".
+func (e GraphQLError) String() string {
+	var b strings.Builder
+	if e.ErrorType != "" {
+		b.WriteString(e.ErrorType)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	if p := e.PathString(); p != "" {
+		b.WriteString(" (path ")
+		b.WriteString(p)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// PathString joins the path with dots, e.g. "getCollectionItems.items.0".
+func (e GraphQLError) PathString() string {
+	parts := make([]string, len(e.Path))
+	for i, p := range e.Path {
+		parts[i] = fmt.Sprint(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// Error is a failed call to the backend. It keeps everything the backend said,
+// so that whoever reports it can use the backend's own words.
+type Error struct {
+	// Operation is the GraphQL operation name, e.g. "SearchCompanies".
+	Operation string
+	// Kind says how the call failed.
+	Kind Kind
+	// StatusCode is the HTTP status, or 0 when no response came.
+	StatusCode int
+	// Errors holds the GraphQL errors, from a 200 or a non-2xx body alike.
+	Errors []GraphQLError
+	// PartialData is true when data came back together with the errors.
+	PartialData bool
+	// Body is an excerpt of a body that was not a GraphQL response.
+	Body string
+	// Cause names a network failure: "timeout", "connection refused",
+	// "DNS lookup failed", "connection reset", "connection failed".
+	Cause string
+	// RetryAfter is the backend's Retry-After hint, or 0.
+	RetryAfter time.Duration
+	// Err is the underlying Go error, for errors.Is/As. It is never shown to a
+	// user: it may carry addresses and type names.
+	Err error
+}
+
+// Error describes the failure with the backend's own words.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Operation)
+	b.WriteString(": ")
+	switch e.Kind {
+	case KindTimeout, KindUnreachable, KindCanceled:
+		b.WriteString(e.Cause)
+		return b.String()
+	}
+	if e.StatusCode != 0 && e.StatusCode/100 != 2 {
+		fmt.Fprintf(&b, "HTTP %d", e.StatusCode)
+		if len(e.Errors) > 0 || e.Body != "" {
+			b.WriteString(": ")
+		}
+	}
+	if len(e.Errors) > 0 {
+		msgs := make([]string, len(e.Errors))
+		for i, ge := range e.Errors {
+			msgs[i] = ge.String()
+		}
+		b.WriteString(strings.Join(msgs, "; "))
+		if e.PartialData {
+			b.WriteString(" (partial data returned)")
+		}
+	} else if e.Body != "" {
+		if e.Kind == KindMalformed {
+			b.WriteString("response is not GraphQL JSON: ")
+		}
+		fmt.Fprintf(&b, "%q", e.Body)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying Go error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// HasErrorType reports whether any GraphQL error carries the given errorType.
+func (e *Error) HasErrorType(t string) bool {
+	for _, ge := range e.Errors {
+		if ge.ErrorType == t {
+			return true
+		}
+	}
+	return false
+}
