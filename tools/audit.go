@@ -1,0 +1,84 @@
+package tools
+
+import (
+	"context"
+	"log/slog"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// record is what the audit line of one call says. Argument values never go
+// in it: only their names and sizes, and the caller's own context sentence.
+type record struct {
+	tool        string
+	caller      Caller
+	args        map[string]int
+	context     string
+	duration    time.Duration
+	resultItems int
+	resultBytes int
+	written     []string
+	err         *Error
+}
+
+// audit writes one structured line per call: info for success, warn for a
+// refusal the caller caused, error for backend and server faults.
+func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) {
+	outcome, level := "ok", slog.LevelInfo
+	attrs := []slog.Attr{
+		slog.String("tool", r.tool),
+		slog.String("caller", r.caller.ID),
+		slog.String("auth", r.caller.AuthMethod),
+	}
+	if r.err != nil {
+		outcome, level = string(r.err.Class), levelFor(r.err.Class)
+	}
+	attrs = append(attrs,
+		slog.String("outcome", outcome),
+		slog.Int64("duration_ms", r.duration.Milliseconds()),
+		slog.Any("args", argsShape(r.args)),
+	)
+	if r.err == nil {
+		attrs = append(attrs, slog.Int("result_items", r.resultItems), slog.Int("result_bytes", r.resultBytes))
+	} else {
+		attrs = append(attrs, slog.String("error_class", string(r.err.Class)))
+		if t := r.err.Backend.ErrorType(); t != "" {
+			attrs = append(attrs, slog.String("backend_error_type", t))
+		}
+		if r.err.Backend != nil && r.err.Backend.Status != 0 {
+			attrs = append(attrs, slog.Int("backend_status", r.err.Backend.Status))
+		}
+		if level == slog.LevelError && r.err.Err != nil {
+			// The operator's view may hold the Go error; the caller's never does.
+			attrs = append(attrs, slog.String("detail", r.err.Err.Error()))
+		}
+	}
+	if len(r.written) > 0 {
+		attrs = append(attrs, slog.Any("written_ids", r.written))
+	}
+	if r.context != "" {
+		attrs = append(attrs, slog.String("context", r.context))
+	}
+	rt.Logger.LogAttrs(ctx, level, "tool call", attrs...)
+}
+
+func levelFor(c Class) slog.Level {
+	switch c {
+	case InvalidArguments, MutationsDisabled, RateLimited, NotFound:
+		return slog.LevelWarn
+	}
+	return slog.LevelError
+}
+
+// argsShape renders argument sizes as a group, so that a JSON log keeps them
+// as an object: {"query":8,"limit":1}.
+func argsShape(shape map[string]int) slog.Value {
+	attrs := make([]slog.Attr, 0, len(shape))
+	for _, name := range slices.Sorted(maps.Keys(shape)) {
+		attrs = append(attrs, slog.Int(name, shape[name]))
+	}
+	return slog.GroupValue(attrs...)
+}

@@ -1,0 +1,62 @@
+package tools
+
+import "fmt"
+
+// Cursor turns the backend's nextToken into the cursor a tool returns: the
+// token itself, opaque to the caller, or "" on the last page.
+func Cursor(nextToken *string) string {
+	if nextToken == nil {
+		return ""
+	}
+	return *nextToken
+}
+
+// Token turns a cursor argument back into the backend's nextToken.
+func Token(cursor string) *string {
+	if cursor == "" {
+		return nil
+	}
+	return &cursor
+}
+
+// PageNote tells the caller where a page stands and how to get the next one.
+// noun is plural ("companies").
+func PageNote(shown, total int, nextCursor, noun string) string {
+	switch {
+	case total == 0:
+		return "No " + noun + " match."
+	case nextCursor != "":
+		return fmt.Sprintf("Showing %d of %d %s. For more, call again with the same arguments and cursor set to next_cursor.", shown, total, noun)
+	default:
+		return fmt.Sprintf("Showing %d of %d %s; this is the last page.", shown, total, noun)
+	}
+}
+
+// Dedupe drops repeated ids, keeping the first of each in order, and
+// returns the ids dropped.
+func Dedupe(ids []string) (kept, dropped []string) {
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			dropped = append(dropped, id)
+			continue
+		}
+		seen[id] = true
+		kept = append(kept, id)
+	}
+	return kept, dropped
+}
+
+// Ptr returns a pointer to v, for the client's optional arguments.
+func Ptr[T any](v T) *T { return &v }
+
+// OptionalString maps "" to an absent GraphQL argument.
+func OptionalString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// String reads an optional GraphQL string, "" when absent.
+func String(p *string) string { return deref(p) }

@@ -1,0 +1,197 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math"
+	"runtime/debug"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// DefaultCallTimeout bounds a whole tool call when the Runtime sets none.
+const DefaultCallTimeout = 30 * time.Second
+
+// Limiter decides whether a caller may call a tool now. It never blocks.
+// ok=false refuses the call; retryAfter says when a token will be there and
+// limit describes the limit ("5 per minute").
+type Limiter interface {
+	Allow(tool, caller string) (ok bool, retryAfter time.Duration, limit string)
+}
+
+// Runtime is what the pipeline needs from the running server.
+type Runtime struct {
+	// Logger receives one audit record per call. Required.
+	Logger *slog.Logger
+	// Limiter, when set, is consulted after validation and the gate.
+	Limiter Limiter
+	// UnauthorizedHint says how to fix credentials the backend refused.
+	UnauthorizedHint func() string
+	// CallTimeout bounds each call; 0 means DefaultCallTimeout.
+	CallTimeout time.Duration
+	// Now reads the clock for durations; nil means time.Now.
+	Now func() time.Time
+}
+
+// ServerTool binds t to the runtime: the result is what mcp-go serves.
+func (rt *Runtime) ServerTool(t Tool) server.ServerTool {
+	return server.ServerTool{Tool: t.def, Handler: rt.handler(t)}
+}
+
+// handler is the one place where the order of checks lives:
+// arguments, gate, rate limit, backend call with a deadline, result.
+func (rt *Runtime) handler(t Tool) server.ToolHandlerFunc {
+	now := rt.Now
+	if now == nil {
+		now = time.Now
+	}
+	timeout := rt.CallTimeout
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := now()
+		rec := record{tool: t.def.Name}
+		res := rt.call(ctx, t, req, timeout, &rec)
+		rec.duration = now().Sub(start)
+		rt.audit(ctx, &rec, res)
+		return res, nil
+	}
+}
+
+func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, timeout time.Duration, rec *record) (res *mcp.CallToolResult) {
+	caller, ok := CallerFrom(ctx)
+	rec.caller = caller
+	if !ok {
+		return rt.fail(t, rec, &Error{Class: BackendError, Message: "internal error in the MCP server: no caller identity; the server log has the detail",
+			Err: fmt.Errorf("no caller in context")})
+	}
+
+	d, ferrs := decodeArgs(t.inType, t.fields, rawArguments(req))
+	rec.args, rec.context = d.shape, d.context
+	if len(ferrs) > 0 {
+		return rt.fail(t, rec, invalidFields(ferrs))
+	}
+	if t.gate != nil {
+		if err := t.gate(ctx); err != nil {
+			return rt.fail(t, rec, Classify(err, ""))
+		}
+	}
+	if rt.Limiter != nil {
+		if ok, wait, limit := rt.Limiter.Allow(t.def.Name, caller.ID); !ok {
+			return rt.fail(t, rec, &Error{
+				Class:      RateLimited,
+				Message:    fmt.Sprintf("rate limit reached: %s allows %s per caller; retry after %d s", t.def.Name, limit, retrySeconds(wait)),
+				Retryable:  true,
+				RetryAfter: wait,
+			})
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := safeRun(ctx, t, d)
+	if err != nil {
+		hint := ""
+		if rt.UnauthorizedHint != nil {
+			hint = rt.UnauthorizedHint()
+		}
+		return rt.fail(t, rec, Classify(err, hint))
+	}
+	return rt.succeed(rec, out)
+}
+
+// safeRun turns a panic in a tool into an internal error: one bad call must
+// not take the stdio session down with it.
+func safeRun(ctx context.Context, t Tool, d decoded) (out any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic in %s: %v\n%s", t.def.Name, p, debug.Stack())
+		}
+	}()
+	return t.run(ctx, d.in)
+}
+
+// rawArguments returns the call's arguments as JSON, preferring the bytes
+// that came over the wire.
+func rawArguments(req mcp.CallToolRequest) json.RawMessage {
+	if len(req.Params.RawArguments) > 0 {
+		return req.Params.RawArguments
+	}
+	if req.Params.Arguments == nil {
+		return nil
+	}
+	b, err := json.Marshal(req.Params.Arguments)
+	if err != nil {
+		return json.RawMessage(`"unencodable"`)
+	}
+	return b
+}
+
+// succeed renders out as structuredContent plus the same JSON as text, for
+// clients that read only text.
+func (rt *Runtime) succeed(rec *record, out any) *mcp.CallToolResult {
+	text, err := json.Marshal(out)
+	if err != nil {
+		rec.err = &Error{Class: BackendError, Message: "internal error: result not encodable", Err: err}
+		return errorResult(rec.tool, rec.err)
+	}
+	rec.resultBytes = len(text)
+	rec.resultItems = itemCount(out)
+	if w, ok := out.(interface{ WrittenIDs() []string }); ok {
+		rec.written = w.WrittenIDs()
+	}
+	return mcp.NewToolResultStructured(out, string(text))
+}
+
+func (rt *Runtime) fail(t Tool, rec *record, e *Error) *mcp.CallToolResult {
+	rec.err = e
+	return errorResult(t.def.Name, e)
+}
+
+// errorResult renders a failure as the caller sees it: isError, a sentence
+// naming the tool and the class, and the same facts as structuredContent.error.
+func errorResult(tool string, e *Error) *mcp.CallToolResult {
+	text := fmt.Sprintf("%s failed [%s]: %s", tool, e.Class, e.Message)
+	body := map[string]any{
+		"tool":      tool,
+		"code":      e.Class,
+		"message":   e.Message,
+		"retryable": e.Retryable,
+	}
+	if e.RetryAfter > 0 {
+		body["retry_after_s"] = retrySeconds(e.RetryAfter)
+	}
+	if len(e.Fields) > 0 {
+		body["fields"] = e.Fields
+	}
+	if e.Backend != nil {
+		body["backend"] = e.Backend
+	}
+	content := map[string]any{"error": body}
+	if e.Partial != nil {
+		content["partial"] = e.Partial
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		StructuredContent: content,
+	}
+}
+
+// retrySeconds rounds up, so that a caller waiting that long finds a token.
+func retrySeconds(d time.Duration) int {
+	return int(math.Ceil(d.Seconds()))
+}
+
+// itemCount is the number of items a result holds, for the audit record.
+func itemCount(out any) int {
+	if c, ok := out.(interface{ ItemCount() int }); ok {
+		return c.ItemCount()
+	}
+	return 1
+}

@@ -1,0 +1,103 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Hints are a tool's four MCP annotations. All four are always sent: mcp-go's
+// defaults mark a tool destructive, and clients then ask for approval on
+// every call.
+type Hints struct {
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+}
+
+// Spec is one tool's contract and its work. In describes the arguments (see
+// schema.go); Out is the structured result, whose JSON Schema is advertised
+// as the tool's outputSchema.
+type Spec[In, Out any] struct {
+	Name        string
+	Title       string
+	Description string
+	Hints       Hints
+	// Run does the tool's work on validated input. It returns an *Error for
+	// failures the caller should see as such (not found, a bad argument only
+	// the tool can judge) and passes backend errors through unchanged: the
+	// pipeline classifies them.
+	Run func(ctx context.Context, in In) (Out, error)
+}
+
+// Tool is a tool ready to be served: its MCP definition and a type-erased
+// handler. Build one with New.
+type Tool struct {
+	def    mcp.Tool
+	inType reflect.Type
+	fields []field
+	gate   func(context.Context) error
+	run    func(ctx context.Context, in reflect.Value) (any, error)
+}
+
+// New builds a Tool from its Spec. A malformed input description is a
+// programming error and panics at start-up, where a test catches it.
+func New[In, Out any](s Spec[In, Out]) Tool {
+	inType := reflect.TypeFor[In]()
+	fields, err := inputFields(inType)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", s.Name, err))
+	}
+	def := mcp.NewTool(s.Name,
+		mcp.WithDescription(s.Description),
+		mcp.WithToolTitle(s.Title),
+		mcp.WithOutputSchema[Out](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           s.Title,
+			ReadOnlyHint:    mcp.ToBoolPtr(s.Hints.ReadOnly),
+			DestructiveHint: mcp.ToBoolPtr(s.Hints.Destructive),
+			IdempotentHint:  mcp.ToBoolPtr(s.Hints.Idempotent),
+			OpenWorldHint:   mcp.ToBoolPtr(s.Hints.OpenWorld),
+		}),
+	)
+	def.InputSchema = mcp.ToolInputSchema{}
+	def.RawInputSchema = inputSchema(fields)
+	if def.OutputSchema.Type == "" {
+		panic(fmt.Sprintf("tool %s: no output schema could be derived from %s", s.Name, reflect.TypeFor[Out]()))
+	}
+	run := s.Run
+	return Tool{
+		def:    def,
+		inType: inType,
+		fields: fields,
+		run: func(ctx context.Context, in reflect.Value) (any, error) {
+			return run(ctx, in.Interface().(In))
+		},
+	}
+}
+
+// Name returns the tool's public name.
+func (t Tool) Name() string { return t.def.Name }
+
+// Definition returns the tool as tools/list shows it.
+func (t Tool) Definition() mcp.Tool { return t.def }
+
+// Gated returns a copy of t whose calls are first put to gate, after argument
+// validation and before the rate limit and any backend work. A non-nil error
+// refuses the call.
+func (t Tool) Gated(gate func(context.Context) error) Tool {
+	t.gate = gate
+	return t
+}
+
+// WithNote returns a copy of t whose description ends with note, so that a
+// model reading the catalogue learns of a limit or a gate before calling.
+func (t Tool) WithNote(note string) Tool {
+	if note != "" {
+		t.def.Description += "\n\n" + note
+	}
+	return t
+}

@@ -1,0 +1,82 @@
+package write
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// add_to_collection: adds companies to one of the caller's collections.
+// Contract: 1-50 ids after de-duplication, order kept; reports added, already
+// present and not found (every id in exactly one list) and duplicates dropped.
+
+const maxAdd = 50
+
+type addToCollectionInput struct {
+	CollectionID string   `json:"collection_id" desc:"The collection's id, from create_collection or list_collections." max:"100"`
+	CompanyIDs   []string `json:"company_ids" desc:"Company ids to add, 1-50 after duplicates are removed. Companies already in the collection are left as they are." min:"1"`
+}
+
+type addToCollectionOutput struct {
+	Collection        tools.Collection `json:"collection"`
+	Added             []string         `json:"added"`
+	AlreadyPresent    []string         `json:"already_present"`
+	NotFound          []string         `json:"not_found" jsonschema:"Ids that match no company; nothing was added for them."`
+	DuplicatesDropped []string         `json:"duplicates_dropped"`
+	Note              string           `json:"note,omitempty"`
+}
+
+// WrittenIDs names the companies added, for the audit record.
+func (o addToCollectionOutput) WrittenIDs() []string { return o.Added }
+
+// ItemCount reports the companies added, for the audit record.
+func (o addToCollectionOutput) ItemCount() int { return len(o.Added) }
+
+// NewAddToCollection returns the add_to_collection tool.
+func NewAddToCollection(d Deps) tools.Tool {
+	return guarded(d, tools.Spec[addToCollectionInput, addToCollectionOutput]{
+		Name:  "add_to_collection",
+		Title: "Add companies to a collection",
+		Description: "Add up to 50 companies to one of the signed-in user's collections. Safe to repeat: companies already present are reported, not duplicated. " +
+			"Reports which ids were added, already present, or not found.",
+		Hints: tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		Run: func(ctx context.Context, in addToCollectionInput) (addToCollectionOutput, error) {
+			return addToCollection(ctx, d, in)
+		},
+	})
+}
+
+func addToCollection(ctx context.Context, d Deps, in addToCollectionInput) (addToCollectionOutput, error) {
+	ids, dropped := tools.Dedupe(in.CompanyIDs)
+	if len(ids) > maxAdd {
+		return addToCollectionOutput{}, tools.Invalid("company_ids",
+			fmt.Sprintf("at most %d distinct ids per call, got %d; split them into several calls", maxAdd, len(ids)))
+	}
+	res, err := d.Writer.AddToCollection(ctx, in.CollectionID, ids)
+	if err != nil {
+		return addToCollectionOutput{}, err
+	}
+	out := addToCollectionOutput{
+		Collection:        tools.CollectionFrom(&res.Collection),
+		Added:             nonNil(res.Added),
+		AlreadyPresent:    nonNil(res.AlreadyPresent),
+		NotFound:          nonNil(res.NotFound),
+		DuplicatesDropped: nonNil(dropped),
+	}
+	notes := []string{fmt.Sprintf("Added %d, already present %d, not found %d; the collection now holds %d companies.",
+		len(out.Added), len(out.AlreadyPresent), len(out.NotFound), out.Collection.ItemCount)}
+	if len(dropped) > 0 {
+		notes = append(notes, fmt.Sprintf("Dropped %d duplicate id(s): %s.", len(dropped), strings.Join(dropped, ", ")))
+	}
+	out.Note = strings.Join(notes, " ")
+	return out, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,53 @@
+package write
+
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// create_collection: a named collection for the signed-in user. Contract:
+// idempotent by name — the same name twice leaves one collection, and the
+// second answer says it already existed (created=false).
+
+type createCollectionInput struct {
+	Name        string `json:"name" desc:"The collection's name, unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
+	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
+}
+
+type createCollectionOutput struct {
+	Collection tools.Collection `json:"collection"`
+	Created    bool             `json:"created" jsonschema:"False when a collection of this name already existed and was returned unchanged."`
+	Note       string           `json:"note,omitempty"`
+}
+
+// WrittenIDs names the collection, for the audit record.
+func (o createCollectionOutput) WrittenIDs() []string { return []string{o.Collection.ID} }
+
+// NewCreateCollection returns the create_collection tool.
+func NewCreateCollection(d Deps) tools.Tool {
+	return guarded(d, tools.Spec[createCollectionInput, createCollectionOutput]{
+		Name:  "create_collection",
+		Title: "Create a collection",
+		Description: "Create a named collection of companies for the signed-in user. Idempotent by name: if the user already has a collection with this name, " +
+			"that one is returned with created=false and nothing changes. Add companies with add_to_collection.",
+		Hints: tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		Run: func(ctx context.Context, in createCollectionInput) (createCollectionOutput, error) {
+			return createCollection(ctx, d, in)
+		},
+	})
+}
+
+func createCollection(ctx context.Context, d Deps, in createCollectionInput) (createCollectionOutput, error) {
+	res, err := d.Writer.CreateCollection(ctx, in.Name, tools.OptionalString(in.Description))
+	if err != nil {
+		return createCollectionOutput{}, err
+	}
+	out := createCollectionOutput{Collection: tools.CollectionFrom(&res.Collection), Created: res.Created}
+	if res.Created {
+		out.Note = "Created. Add companies with add_to_collection using collection.id."
+	} else {
+		out.Note = "A collection with this name already existed; it is returned unchanged and nothing was created."
+	}
+	return out, nil
+}

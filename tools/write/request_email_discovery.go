@@ -1,0 +1,80 @@
+package write
+
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// request_email_discovery: starts a job that finds work emails at a company.
+// Contract: returns the job and its status; found contacts then appear on the
+// company (get_company). Expensive upstream, so it has a per-caller token
+// bucket (the runtime states the limit in the description). Not idempotent:
+// each call starts a job.
+
+type requestEmailDiscoveryInput struct {
+	CompanyID string   `json:"company_id" desc:"The company's id." max:"100"`
+	Roles     []string `json:"roles,omitempty" desc:"Roles to look for, e.g. [\"CEO\", \"Head of Sales\"]; default: leadership roles." max:"10"`
+}
+
+type emailDiscoveryJob struct {
+	ID          string          `json:"id"`
+	CompanyID   string          `json:"company_id"`
+	Roles       []string        `json:"roles"`
+	Status      string          `json:"status" jsonschema:"PENDING, RUNNING, COMPLETED or FAILED."`
+	RequestedAt string          `json:"requested_at"`
+	CompletedAt string          `json:"completed_at,omitempty"`
+	Contacts    []tools.Contact `json:"contacts"`
+}
+
+type requestEmailDiscoveryOutput struct {
+	Job  emailDiscoveryJob `json:"job"`
+	Note string            `json:"note,omitempty"`
+}
+
+// WrittenIDs names the job, for the audit record.
+func (o requestEmailDiscoveryOutput) WrittenIDs() []string { return []string{o.Job.ID} }
+
+// NewRequestEmailDiscovery returns the request_email_discovery tool.
+func NewRequestEmailDiscovery(d Deps) tools.Tool {
+	return guarded(d, tools.Spec[requestEmailDiscoveryInput, requestEmailDiscoveryOutput]{
+		Name:  "request_email_discovery",
+		Title: "Find email contacts",
+		Description: "Start finding work email contacts at one company, optionally for given roles. Returns a job with its status; " +
+			"when it completes, the contacts appear on the company (call get_company). Each call starts a new job and counts against a rate limit, so do not repeat it while a job is pending.",
+		Hints: tools.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
+		Run: func(ctx context.Context, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
+			return requestEmailDiscovery(ctx, d, in)
+		},
+	})
+}
+
+func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
+	job, err := d.Writer.RequestEmailDiscovery(ctx, in.CompanyID, in.Roles)
+	if err != nil {
+		return requestEmailDiscoveryOutput{}, err
+	}
+	out := requestEmailDiscoveryOutput{Job: emailDiscoveryJob{
+		ID:          job.Id,
+		CompanyID:   job.CompanyId,
+		Roles:       nonNil(job.Roles),
+		Status:      string(job.Status),
+		RequestedAt: tools.Timestamp(job.RequestedAt),
+		Contacts:    tools.ContactsFrom(job.Contacts),
+	}}
+	if job.CompletedAt != nil {
+		out.Job.CompletedAt = tools.Timestamp(*job.CompletedAt)
+	}
+	if out.Job.Contacts == nil {
+		out.Job.Contacts = []tools.Contact{}
+	}
+	switch job.Status {
+	case "COMPLETED":
+		out.Note = "Completed; the contacts are also on the company (get_company)."
+	case "FAILED":
+		out.Note = "The job failed; the backend found no contacts."
+	default:
+		out.Note = "Started. Contacts appear on the company when the job completes: call get_company in a little while rather than starting another job."
+	}
+	return out, nil
+}
