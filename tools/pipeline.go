@@ -11,16 +11,17 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/ratelimit"
 )
 
 // DefaultCallTimeout bounds a whole tool call when the Runtime sets none.
 const DefaultCallTimeout = 30 * time.Second
 
-// Limiter decides whether a caller may call a tool now. It never blocks.
-// ok=false refuses the call; retryAfter says when a token will be there and
-// limit describes the limit ("5 per minute").
+// Limiter decides whether a caller may call a tool now. It never blocks, and
+// a refusal spends nothing. *ratelimit.Limiter is the implementation.
 type Limiter interface {
-	Allow(tool, caller string) (ok bool, retryAfter time.Duration, limit string)
+	Allow(tool, caller string) ratelimit.Decision
 }
 
 // Runtime is what the pipeline needs from the running server.
@@ -82,12 +83,12 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 		}
 	}
 	if rt.Limiter != nil {
-		if ok, wait, limit := rt.Limiter.Allow(t.def.Name, caller.ID); !ok {
+		if dec := rt.Limiter.Allow(t.def.Name, caller.ID); !dec.Allowed {
 			return rt.fail(t, rec, &Error{
 				Class:      RateLimited,
-				Message:    fmt.Sprintf("rate limit reached: %s allows %s per caller; retry after %d s", t.def.Name, limit, retrySeconds(wait)),
+				Message:    fmt.Sprintf("rate limit reached: %s allows %s per caller; retry after %d s", t.def.Name, dec.Limit, dec.RetryAfterSeconds()),
 				Retryable:  true,
-				RetryAfter: wait,
+				RetryAfter: dec.RetryAfter,
 			})
 		}
 	}

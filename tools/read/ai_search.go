@@ -1,0 +1,74 @@
+package read
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// ai_search: a plain-English request, interpreted by the backend into filters
+// and keywords. Contract: query required (at most 500 characters); limit 1-50
+// (default 10); the interpretation is returned so the caller can check it.
+// It is expensive upstream, so it has a per-caller token bucket (the runtime
+// states the limit in the description).
+
+type aiSearchInput struct {
+	Query string `json:"query" desc:"What to find, in plain English, e.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
+	Limit int    `json:"limit,omitempty" desc:"Companies to return, 1-50; default 10." min:"1" max:"50" default:"10"`
+}
+
+type aiSearchOutput struct {
+	Companies      []tools.Company `json:"companies"`
+	Total          int             `json:"total"`
+	Interpretation string          `json:"interpretation" jsonschema:"How the request was read; check it before relying on the results."`
+	AppliedFilters []string        `json:"applied_filters" jsonschema:"Filters derived from the request, in search_companies' facet form."`
+	Keywords       string          `json:"keywords,omitempty" jsonschema:"Words left for keyword ranking."`
+	MinEmployees   *int            `json:"min_employees,omitempty"`
+	MaxEmployees   *int            `json:"max_employees,omitempty"`
+	Note           string          `json:"note,omitempty"`
+}
+
+// ItemCount reports the companies returned, for the audit record.
+func (o aiSearchOutput) ItemCount() int { return len(o.Companies) }
+
+// NewAiSearch returns the ai_search tool.
+func NewAiSearch(r graphql.Reader) tools.Tool {
+	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
+		Name:  "ai_search",
+		Title: "AI company search",
+		Description: "Find companies from a plain-English request: countries, categories and size words (\"startup\", \"over 500 employees\") are turned into filters and the rest ranks by keywords. " +
+			"Returns the companies and how the request was interpreted. It is rate limited and slower than search_companies: " +
+			"prefer search_companies when you can state the keywords and filters yourself.",
+		Hints: readHints,
+		Run: func(ctx context.Context, in aiSearchInput) (aiSearchOutput, error) {
+			return aiSearch(ctx, r, in)
+		},
+	})
+}
+
+func aiSearch(ctx context.Context, r graphql.Reader, in aiSearchInput) (aiSearchOutput, error) {
+	res, err := r.AiSearch(ctx, in.Query, &in.Limit)
+	if err != nil {
+		return aiSearchOutput{}, err
+	}
+	out := aiSearchOutput{
+		Companies:      tools.CompaniesFrom(res.Items),
+		Total:          res.Total,
+		Interpretation: res.Interpretation,
+		AppliedFilters: res.AppliedFilters,
+		Keywords:       tools.String(res.Keywords),
+		MinEmployees:   res.MinEmployees,
+		MaxEmployees:   res.MaxEmployees,
+	}
+	if out.AppliedFilters == nil {
+		out.AppliedFilters = []string{}
+	}
+	out.Note = tools.PageNote(len(out.Companies), out.Total, "", "companies")
+	if out.Total > len(out.Companies) {
+		out.Note = fmt.Sprintf("Showing the best %d of %d matches. To page through all of them, "+
+			"call search_companies with the applied filters and the keywords as its query.", len(out.Companies), out.Total)
+	}
+	return out, nil
+}

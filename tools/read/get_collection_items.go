@@ -1,0 +1,64 @@
+package read
+
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// get_collection_items: the companies in one of the caller's collections, in
+// the order they were added, paginated. Another user's collection is not_found.
+
+type getCollectionItemsInput struct {
+	CollectionID string `json:"collection_id" desc:"The collection's id, from list_collections or create_collection." max:"100"`
+	Limit        int    `json:"limit,omitempty" desc:"Companies per page, 1-100; default 20." min:"1" max:"100" default:"20"`
+	Cursor       string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one."`
+}
+
+type collectionItem struct {
+	Company tools.Company `json:"company"`
+	AddedAt string        `json:"added_at"`
+}
+
+type getCollectionItemsOutput struct {
+	Collection tools.Collection `json:"collection"`
+	Items      []collectionItem `json:"items"`
+	Total      int              `json:"total"`
+	NextCursor string           `json:"next_cursor,omitempty"`
+	Note       string           `json:"note,omitempty"`
+}
+
+// ItemCount reports the items returned, for the audit record.
+func (o getCollectionItemsOutput) ItemCount() int { return len(o.Items) }
+
+// NewGetCollectionItems returns the get_collection_items tool.
+func NewGetCollectionItems(r graphql.Reader) tools.Tool {
+	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
+		Name:        "get_collection_items",
+		Title:       "Get a collection's companies",
+		Description: "List the companies in one of the signed-in user's collections, in the order they were added, with full profiles. Paginated: up to limit per call (default 20, max 100).",
+		Hints:       readHints,
+		Run: func(ctx context.Context, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
+			return getCollectionItems(ctx, r, in)
+		},
+	})
+}
+
+func getCollectionItems(ctx context.Context, r graphql.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
+	page, err := r.GetCollectionItems(ctx, in.CollectionID, &in.Limit, tools.Token(in.Cursor))
+	if err != nil {
+		return getCollectionItemsOutput{}, err
+	}
+	out := getCollectionItemsOutput{
+		Collection: tools.CollectionFrom(&page.Collection),
+		Items:      make([]collectionItem, len(page.Items)),
+		Total:      page.Total,
+		NextCursor: tools.Cursor(page.NextToken),
+	}
+	for i, it := range page.Items {
+		out.Items[i] = collectionItem{Company: tools.CompanyFrom(&it.Company), AddedAt: tools.Timestamp(it.AddedAt)}
+	}
+	out.Note = tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies")
+	return out, nil
+}

@@ -1,0 +1,79 @@
+package read
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// get_companies_batch: up to 50 profiles in one call. Contract: 1-50 ids after
+// de-duplication, order kept; reports the duplicates dropped and the ids not
+// found, and returns the companies found in the order asked.
+
+// maxBatch is the backend's limit on getCompanies.
+const maxBatch = 50
+
+type getCompaniesBatchInput struct {
+	IDs []string `json:"ids" desc:"Company ids, 1-50 after duplicates are removed; results keep this order." min:"1"`
+}
+
+type getCompaniesBatchOutput struct {
+	Companies         []tools.Company `json:"companies"`
+	NotFound          []string        `json:"not_found" jsonschema:"Ids that match no company."`
+	DuplicatesDropped []string        `json:"duplicates_dropped" jsonschema:"Ids given more than once; each was fetched once."`
+	Note              string          `json:"note,omitempty"`
+}
+
+// ItemCount reports the companies returned, for the audit record.
+func (o getCompaniesBatchOutput) ItemCount() int { return len(o.Companies) }
+
+// NewGetCompaniesBatch returns the get_companies_batch tool.
+func NewGetCompaniesBatch(r graphql.Reader) tools.Tool {
+	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
+		Name:  "get_companies_batch",
+		Title: "Get several companies",
+		Description: "Fetch up to 50 company profiles by id in one call, in the order given. " +
+			"Duplicate ids are fetched once and reported; ids that match nothing are listed in not_found rather than failing the call. " +
+			"Prefer it to repeated get_company calls.",
+		Hints: readHints,
+		Run: func(ctx context.Context, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
+			return getCompaniesBatch(ctx, r, in)
+		},
+	})
+}
+
+func getCompaniesBatch(ctx context.Context, r graphql.Reader, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
+	ids, dropped := tools.Dedupe(in.IDs)
+	if len(ids) > maxBatch {
+		return getCompaniesBatchOutput{}, tools.Invalid("ids",
+			fmt.Sprintf("at most %d distinct ids per call, got %d; split them into several calls", maxBatch, len(ids)))
+	}
+	found, err := r.GetCompanies(ctx, ids)
+	if err != nil {
+		return getCompaniesBatchOutput{}, err
+	}
+	out := getCompaniesBatchOutput{Companies: []tools.Company{}, NotFound: []string{}, DuplicatesDropped: []string{}}
+	if dropped != nil {
+		out.DuplicatesDropped = dropped
+	}
+	for i, id := range ids {
+		if i >= len(found) || found[i] == nil {
+			out.NotFound = append(out.NotFound, id)
+			continue
+		}
+		out.Companies = append(out.Companies, tools.CompanyFrom(found[i]))
+	}
+	var notes []string
+	notes = append(notes, fmt.Sprintf("Found %d of %d ids.", len(out.Companies), len(ids)))
+	if len(dropped) > 0 {
+		notes = append(notes, fmt.Sprintf("Dropped %d duplicate id(s): %s.", len(dropped), strings.Join(dropped, ", ")))
+	}
+	if len(out.NotFound) > 0 {
+		notes = append(notes, fmt.Sprintf("Not found: %s.", strings.Join(out.NotFound, ", ")))
+	}
+	out.Note = strings.Join(notes, " ")
+	return out, nil
+}

@@ -1,0 +1,43 @@
+package read
+
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// get_company: one full profile by id; an unknown id is not_found.
+
+type getCompanyInput struct {
+	ID string `json:"id" desc:"The company's id, as returned by search_companies or ai_search (e.g. \"cmp_000123\")." max:"100"`
+}
+
+type getCompanyOutput struct {
+	Company tools.Company `json:"company"`
+}
+
+// NewGetCompany returns the get_company tool.
+func NewGetCompany(r graphql.Reader) tools.Tool {
+	return tools.New(tools.Spec[getCompanyInput, getCompanyOutput]{
+		Name:  "get_company",
+		Title: "Get a company",
+		Description: "Fetch one company's full profile by id, including any email contacts found by request_email_discovery. " +
+			"Use get_companies_batch for several ids at once, and search_companies or ai_search to find ids.",
+		Hints: readHints,
+		Run: func(ctx context.Context, in getCompanyInput) (getCompanyOutput, error) {
+			return getCompany(ctx, r, in)
+		},
+	})
+}
+
+func getCompany(ctx context.Context, r graphql.Reader, in getCompanyInput) (getCompanyOutput, error) {
+	c, err := r.GetCompany(ctx, in.ID)
+	if err != nil {
+		return getCompanyOutput{}, err
+	}
+	if c == nil {
+		return getCompanyOutput{}, tools.NotFoundf("no company has id %q; find ids with search_companies or ai_search", in.ID)
+	}
+	return getCompanyOutput{Company: tools.CompanyFrom(c)}, nil
+}

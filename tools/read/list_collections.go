@@ -1,0 +1,54 @@
+package read
+
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// list_collections: the caller's collections, newest first, paginated.
+// Collections belong to a user: an API-key identity has none and gets an
+// unauthorized explanation from the pipeline.
+
+type listCollectionsInput struct {
+	Limit  int    `json:"limit,omitempty" desc:"Collections per page, 1-100; default 20." min:"1" max:"100" default:"20"`
+	Cursor string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one."`
+}
+
+type listCollectionsOutput struct {
+	Collections []tools.Collection `json:"collections"`
+	Total       int                `json:"total"`
+	NextCursor  string             `json:"next_cursor,omitempty"`
+	Note        string             `json:"note,omitempty"`
+}
+
+// ItemCount reports the collections returned, for the audit record.
+func (o listCollectionsOutput) ItemCount() int { return len(o.Collections) }
+
+// NewListCollections returns the list_collections tool.
+func NewListCollections(r graphql.Reader) tools.Tool {
+	return tools.New(tools.Spec[listCollectionsInput, listCollectionsOutput]{
+		Name:  "list_collections",
+		Title: "List my collections",
+		Description: "List the signed-in user's collections of companies, newest first, with how many companies each holds. " +
+			"Use get_collection_items to see the companies in one.",
+		Hints: readHints,
+		Run: func(ctx context.Context, in listCollectionsInput) (listCollectionsOutput, error) {
+			return listCollections(ctx, r, in)
+		},
+	})
+}
+
+func listCollections(ctx context.Context, r graphql.Reader, in listCollectionsInput) (listCollectionsOutput, error) {
+	page, err := r.ListCollections(ctx, &in.Limit, tools.Token(in.Cursor))
+	if err != nil {
+		return listCollectionsOutput{}, err
+	}
+	out := listCollectionsOutput{Collections: make([]tools.Collection, len(page.Items)), Total: page.Total, NextCursor: tools.Cursor(page.NextToken)}
+	for i := range page.Items {
+		out.Collections[i] = tools.CollectionFrom(&page.Items[i])
+	}
+	out.Note = tools.PageNote(len(out.Collections), out.Total, out.NextCursor, "collections")
+	return out, nil
+}

@@ -1,0 +1,104 @@
+package read
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/companyintel/mcp-server/country"
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// search_companies: keyword search with country and category filters.
+// Contract: at least a query or one filter; limit 1-100 (default 20); the
+// country is normalised to the backend's facet form ("US" →
+// "countries;United States") and an unknown one is refused with close
+// matches; pagination by opaque cursor; total always given.
+
+type searchCompaniesInput struct {
+	Query      string   `json:"query,omitempty" desc:"Keywords matched against company name, description, categories and city, e.g. \"warehouse robotics\". Optional when country or categories is given." max:"200"`
+	Country    string   `json:"country,omitempty" desc:"Only companies in this country: ISO alpha-2 (\"US\"), alpha-3 (\"USA\") or English name (\"United States\"); common aliases such as \"UK\" work."`
+	Categories []string `json:"categories,omitempty" desc:"Only companies in any of these categories, e.g. [\"Software\", \"Fintech\"]. The companies://filters resource lists every category." max:"10"`
+	Limit      int      `json:"limit,omitempty" desc:"Companies per page, 1-100; default 20." min:"1" max:"100" default:"20"`
+	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one; keep the other arguments the same."`
+}
+
+type searchCompaniesOutput struct {
+	Companies      []tools.Company `json:"companies"`
+	Total          int             `json:"total" jsonschema:"How many companies match in all."`
+	NextCursor     string          `json:"next_cursor,omitempty" jsonschema:"Pass as cursor to get the next page; absent on the last page."`
+	AppliedFilters []string        `json:"applied_filters" jsonschema:"The filters sent to the backend, in its facet form."`
+	Note           string          `json:"note,omitempty"`
+}
+
+// ItemCount reports the companies returned, for the audit record.
+func (o searchCompaniesOutput) ItemCount() int { return len(o.Companies) }
+
+// NewSearchCompanies returns the search_companies tool.
+func NewSearchCompanies(r graphql.Reader) tools.Tool {
+	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
+		Name:  "search_companies",
+		Title: "Search companies",
+		Description: "Search over a million company profiles by keywords, country and category. " +
+			"Use it when you know what to look for in words or filters; use ai_search to have a plain-English request interpreted, " +
+			"get_company when you already have an id. Give a query or at least one filter. " +
+			"Returns up to limit companies (default 20, max 100), the total number of matches, and next_cursor for the next page.",
+		Hints: readHints,
+		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
+			return searchCompanies(ctx, r, in)
+		},
+	})
+}
+
+func searchCompanies(ctx context.Context, r graphql.Reader, in searchCompaniesInput) (searchCompaniesOutput, error) {
+	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 {
+		return searchCompaniesOutput{}, tools.Invalid("query",
+			"give a query or at least one filter (country or categories); an unfiltered search returns arbitrary companies")
+	}
+	var notes []string
+	filters := []string{}
+	if in.Country != "" {
+		c, ok := country.Lookup(in.Country)
+		if !ok {
+			return searchCompaniesOutput{}, tools.Invalid("country", unknownCountry(in.Country))
+		}
+		filters = append(filters, c.Facet())
+		if !strings.EqualFold(in.Country, c.Name) {
+			notes = append(notes, fmt.Sprintf("Country %q was read as %s.", in.Country, c.Name))
+		}
+	}
+	for _, cat := range in.Categories {
+		filters = append(filters, "categories;"+cat)
+	}
+
+	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, &in.Limit, tools.Token(in.Cursor))
+	if err != nil {
+		return searchCompaniesOutput{}, err
+	}
+	out := searchCompaniesOutput{
+		Companies:      tools.CompaniesFrom(page.Items),
+		Total:          page.Total,
+		NextCursor:     tools.Cursor(page.NextToken),
+		AppliedFilters: filters,
+	}
+	notes = append(notes, tools.PageNote(len(out.Companies), out.Total, out.NextCursor, "companies"))
+	if out.Total == 0 && len(in.Categories) > 0 {
+		notes = append(notes, "Category names must match exactly; the companies://filters resource lists them.")
+	}
+	out.Note = strings.Join(notes, " ")
+	return out, nil
+}
+
+// unknownCountry explains a country that could not be read, with close matches.
+func unknownCountry(s string) string {
+	msg := fmt.Sprintf("unknown country %q; give an ISO code (\"US\", \"DEU\") or an English name", s)
+	if near := country.Suggest(s, 3); len(near) > 0 {
+		names := make([]string, len(near))
+		for i, c := range near {
+			names[i] = fmt.Sprintf("%s (%s)", c.Name, c.Alpha2)
+		}
+		msg += "; did you mean " + strings.Join(names, ", ") + "?"
+	}
+	return msg
+}
