@@ -1,6 +1,9 @@
 package auth
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+)
 
 // APIKeyPrincipal is the fixed caller name of API-key requests: a key names an
 // application, not a user.
@@ -9,6 +12,9 @@ const APIKeyPrincipal = "api-key"
 // NewAPIKeySource returns a Source that sends key in the x-api-key header, as
 // AppSync expects.
 func NewAPIKeySource(key string, base http.RoundTripper) *Source {
+	if base == nil {
+		base = http.DefaultTransport
+	}
 	return &Source{
 		Method:    APIKey,
 		Principal: APIKeyPrincipal,
@@ -17,6 +23,19 @@ func NewAPIKeySource(key string, base http.RoundTripper) *Source {
 			return "API key rejected: check APPSYNC_API_KEY against the keys of this AppSync API (keys expire); collections and writes need OIDC or IAM, never an API key"
 		},
 	}
+}
+
+// tryAPIKey is the last link of the chain.
+func tryAPIKey(_ context.Context, r *resolver) (*Source, string, error) {
+	key := r.o.APIKey
+	if key == "" {
+		key = r.o.Getenv("APPSYNC_API_KEY")
+	}
+	if key == "" {
+		return nil, "APPSYNC_API_KEY is not set", nil
+	}
+	r.secrets.add(key)
+	return NewAPIKeySource(key, r.o.Base), "", nil
 }
 
 type apiKeyTransport struct {
