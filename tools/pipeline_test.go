@@ -1,0 +1,177 @@
+package tools_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/tooltest"
+)
+
+type echoIn struct {
+	Query string   `json:"query" desc:"what to echo" max:"50"`
+	IDs   []string `json:"ids,omitempty" desc:"ids" max:"3"`
+	Limit int      `json:"limit,omitempty" desc:"how many" min:"1" max:"10" default:"4"`
+	Exact bool     `json:"exact,omitempty" desc:"exact match"`
+}
+
+type echoOut struct {
+	Query string   `json:"query"`
+	IDs   []string `json:"ids"`
+	Limit int      `json:"limit"`
+	Exact bool     `json:"exact"`
+}
+
+func echoTool(run func(context.Context, echoIn) (echoOut, error)) tools.Tool {
+	if run == nil {
+		run = func(_ context.Context, in echoIn) (echoOut, error) {
+			return echoOut(in), nil
+		}
+	}
+	return tools.New(tools.Spec[echoIn, echoOut]{Name: "echo", Description: "echoes", Hints: tools.Hints{ReadOnly: true}, Run: run})
+}
+
+func TestArgumentsAreCoercedWhereNothingIsLost(t *testing.T) {
+	tests := []struct {
+		args string
+		want echoOut
+	}{
+		{`{"query":"a"}`, echoOut{Query: "a", Limit: 4}},
+		{`{"query":"a","limit":"7","exact":"true"}`, echoOut{Query: "a", Limit: 7, Exact: true}},
+		{`{"query":"a","limit":7.0}`, echoOut{Query: "a", Limit: 7}},
+		{`{"query":"a","ids":"[\"x\",\"y\"]"}`, echoOut{Query: "a", IDs: []string{"x", "y"}, Limit: 4}},
+		{`{"query":"a","ids":"x"}`, echoOut{Query: "a", IDs: []string{"x"}, Limit: 4}},
+		{`{"query":"a","limit":null,"context":"find leads"}`, echoOut{Query: "a", Limit: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			res, _ := tooltest.Call(t, echoTool(nil), tt.args)
+			require.False(t, res.IsError, tooltest.Text(t, res))
+			var got echoOut
+			require.NoError(t, json.Unmarshal([]byte(tooltest.Text(t, res)), &got))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestEveryBadFieldIsNamedAtOnce(t *testing.T) {
+	res, _ := tooltest.Call(t, echoTool(nil), `{"limit":11,"ids":["a","b","c","d"],"exact":3,"colour":"red"}`)
+	require.True(t, res.IsError)
+	text := tooltest.Text(t, res)
+	for _, want := range []string{
+		"echo failed [invalid_arguments]",
+		"query: required: a non-empty string of at most 50 characters",
+		"limit: expected an integer from 1 to 10, got 11",
+		"ids: expected a list of",
+		"exact: expected true or false, got the number 3",
+		"colour: unknown argument; valid arguments are context, exact, ids, limit, query",
+	} {
+		assert.Contains(t, text, want)
+	}
+	fields := tooltest.Structured(t, res)["error"].(map[string]any)["fields"].([]any)
+	assert.Len(t, fields, 5)
+}
+
+func TestArgumentsThatAreNotAnObject(t *testing.T) {
+	res, _ := tooltest.Call(t, echoTool(nil), `["a"]`)
+	assert.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, res))
+}
+
+func TestRateLimitRefusalSaysWhenToRetry(t *testing.T) {
+	now := time.Unix(1000, 0)
+	lim := ratelimit.New(map[string]ratelimit.Limit{"echo": {Count: 2, Period: time.Minute}},
+		ratelimit.WithClock(func() time.Time { return now }))
+	var logs bytes.Buffer
+	rt := &tools.Runtime{Logger: slog.New(slog.NewJSONHandler(&logs, nil)), Limiter: lim}
+	tool := echoTool(nil)
+
+	for range 2 {
+		require.False(t, tooltest.CallWith(t, rt, tool, `{"query":"a"}`).IsError)
+	}
+	res := tooltest.CallWith(t, rt, tool, `{"query":"a"}`)
+	require.True(t, res.IsError)
+	e := tooltest.Structured(t, res)["error"].(map[string]any)
+	assert.Equal(t, "rate_limited", e["code"])
+	assert.EqualValues(t, 30, e["retry_after_s"])
+	assert.Equal(t, true, e["retryable"])
+	assert.Contains(t, tooltest.Text(t, res), "2 per minute")
+
+	// A bad call is refused before the limiter, so it spends nothing.
+	now = now.Add(30 * time.Second)
+	require.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, tool, `{}`)))
+	require.False(t, tooltest.CallWith(t, rt, tool, `{"query":"a"}`).IsError, "the refill was spent by an invalid call")
+}
+
+func TestAuditRecordHasShapeNotValues(t *testing.T) {
+	secretQuery := "acme-confidential-deal"
+	res, logs := tooltest.Call(t, echoTool(nil), `{"query":"`+secretQuery+`","ids":["cmp_secret_1"],"context":"prepare the board meeting"}`)
+	require.False(t, res.IsError)
+
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(logs)), &rec), "exactly one JSON record: %s", logs)
+	assert.Equal(t, "tool call", rec["msg"])
+	assert.Equal(t, "INFO", rec["level"])
+	assert.Equal(t, "echo", rec["tool"])
+	assert.Equal(t, tooltest.Caller.ID, rec["caller"])
+	assert.Equal(t, "oidc", rec["auth"])
+	assert.Equal(t, "ok", rec["outcome"])
+	assert.Contains(t, rec, "duration_ms")
+	assert.Equal(t, map[string]any{"query": float64(len(secretQuery)), "ids": float64(1)}, rec["args"], "only the arguments given, by size")
+	assert.EqualValues(t, 1, rec["result_items"])
+	assert.Positive(t, rec["result_bytes"])
+	assert.Equal(t, "prepare the board meeting", rec["context"])
+	assert.NotContains(t, logs, secretQuery)
+	assert.NotContains(t, logs, "cmp_secret_1")
+}
+
+func TestBackendFailureIsAnErrorRecordAndAnIsErrorResult(t *testing.T) {
+	tool := echoTool(func(context.Context, echoIn) (echoOut, error) {
+		return echoOut{}, &graphql.Error{Operation: "Echo", Kind: graphql.KindHTTP, StatusCode: 503,
+			Errors: []graphql.GraphQLError{{ErrorType: "ServiceUnavailable", Message: "try later"}}}
+	})
+	res, logs := tooltest.Call(t, tool, `{"query":"a"}`)
+	require.True(t, res.IsError)
+	e := tooltest.Structured(t, res)["error"].(map[string]any)
+	assert.Equal(t, "backend_error", e["code"])
+	assert.EqualValues(t, 503, e["backend"].(map[string]any)["status"])
+	assert.Contains(t, logs, `"level":"ERROR"`)
+	assert.Contains(t, logs, `"backend_error_type":"ServiceUnavailable"`)
+}
+
+func TestPanicIsContained(t *testing.T) {
+	tool := echoTool(func(context.Context, echoIn) (echoOut, error) { panic("boom") })
+	res, logs := tooltest.Call(t, tool, `{"query":"a"}`)
+	require.True(t, res.IsError)
+	assert.NotContains(t, tooltest.Text(t, res), "boom", "the caller sees no internals")
+	assert.Contains(t, logs, "boom", "the operator does")
+}
+
+func TestCallWithoutCallerIsRefused(t *testing.T) {
+	rt := &tools.Runtime{Logger: slog.New(slog.DiscardHandler)}
+	req := mcp.CallToolRequest{}
+	req.Params.RawArguments = json.RawMessage(`{"query":"a"}`)
+	res, err := rt.ServerTool(echoTool(nil)).Handler(context.Background(), req)
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+}
+
+func TestSchemaComesFromTheInputStruct(t *testing.T) {
+	var schema map[string]any
+	require.NoError(t, json.Unmarshal(echoTool(nil).Definition().RawInputSchema, &schema))
+	assert.Equal(t, false, schema["additionalProperties"])
+	assert.Equal(t, []any{"query"}, schema["required"])
+	props := schema["properties"].(map[string]any)
+	assert.Equal(t, map[string]any{"type": "integer", "description": "how many", "minimum": 1.0, "maximum": 10.0, "default": 4.0}, props["limit"])
+	assert.Contains(t, props, "context")
+}

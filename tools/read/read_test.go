@@ -1,0 +1,217 @@
+package read
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/graphqltest"
+	"github.com/companyintel/mcp-server/tools/tooltest"
+)
+
+func company(id, name, country string) graphql.Company {
+	var c graphql.Company
+	c.Id, c.Name, c.Country, c.Domain = id, name, country, strings.ToLower(name)+".example"
+	c.UpdatedAt = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	return c
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// nilString matches an absent optional argument exactly.
+var (
+	nilString = (*string)(nil)
+)
+
+func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
+	tests := []struct {
+		name        string
+		args        string
+		wantKeyword *string
+		wantFilters []string
+		wantLimit   *int
+		wantToken   *string
+		wantNote    string
+	}{
+		{
+			name:        "alpha-2 country becomes the facet, limit defaults to 20",
+			args:        `{"country":"US"}`,
+			wantKeyword: nilString,
+			wantFilters: []string{"countries;United States"},
+			wantLimit:   ptr(20),
+			wantToken:   nilString,
+			wantNote:    `Country "US" was read as United States.`,
+		},
+		{
+			name:        "alias, categories, limit as a string and a cursor",
+			args:        `{"query":"robotics","country":"uk","categories":["Software","Logistics"],"limit":"5","cursor":"tok-2"}`,
+			wantKeyword: ptr("robotics"),
+			wantFilters: []string{"countries;United Kingdom", "categories;Software", "categories;Logistics"},
+			wantLimit:   ptr(5),
+			wantToken:   ptr("tok-2"),
+		},
+		{
+			name:        "query alone sends an empty filter list",
+			args:        `{"query":"  solar  "}`,
+			wantKeyword: ptr("solar"),
+			wantFilters: []string{},
+			wantLimit:   ptr(20),
+			wantToken:   nilString,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &graphqltest.Reader{}
+			r.On("SearchCompanies", mock.Anything, tt.wantKeyword, tt.wantFilters, tt.wantLimit, tt.wantToken).
+				Return(&graphql.CompanyPage{Items: []graphql.Company{company("cmp_1", "Acme", "United States")}, Total: 41, NextToken: ptr("next")}, nil).Once()
+
+			res, _ := tooltest.Call(t, NewSearchCompanies(r), tt.args)
+
+			require.False(t, res.IsError, tooltest.Text(t, res))
+			r.AssertExpectations(t)
+			sc := tooltest.Structured(t, res)
+			assert.EqualValues(t, 41, sc["total"])
+			assert.Equal(t, "next", sc["next_cursor"])
+			assert.Contains(t, sc["note"], "cursor")
+			if tt.wantNote != "" {
+				assert.Contains(t, sc["note"], tt.wantNote)
+			}
+		})
+	}
+}
+
+func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
+	tests := []struct {
+		name, args, field, mention string
+	}{
+		{"no query and no filter", `{}`, "query", "at least one filter"},
+		{"blank query", `{"query":"   "}`, "query", "at least one filter"},
+		{"unknown country lists close matches", `{"country":"Germny"}`, "country", "Germany (DE)"},
+		{"limit above the maximum", `{"query":"x","limit":500}`, "limit", "from 1 to 100"},
+		{"limit below the minimum", `{"query":"x","limit":0}`, "limit", "from 1 to 100"},
+		{"limit with a fraction", `{"query":"x","limit":2.5}`, "limit", "an integer"},
+		{"limit not a number", `{"query":"x","limit":"many"}`, "limit", "an integer"},
+		{"categories not a list of strings", `{"categories":{"a":1}}`, "categories", "a list"},
+		{"unknown argument names the valid ones", `{"q":"x"}`, "q", "valid arguments are"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &graphqltest.Reader{} // any call would panic: no expectation is set
+			res, logs := tooltest.Call(t, NewSearchCompanies(r), tt.args)
+
+			require.True(t, res.IsError)
+			assert.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, res))
+			text := tooltest.Text(t, res)
+			assert.Contains(t, text, "search_companies")
+			assert.Contains(t, text, tt.field)
+			assert.Contains(t, text, tt.mention)
+			assert.NotContains(t, text, "struct", "no Go types in messages")
+			r.AssertNotCalled(t, "SearchCompanies")
+			assert.Contains(t, logs, `"outcome":"invalid_arguments"`)
+		})
+	}
+}
+
+func TestGetCompany(t *testing.T) {
+	r := &graphqltest.Reader{}
+	c := company("cmp_000007", "Acme", "Germany")
+	r.On("GetCompany", mock.Anything, "cmp_000007").Return(&c, nil).Once()
+	r.On("GetCompany", mock.Anything, "cmp_missing").Return(nil, nil).Once()
+
+	res, _ := tooltest.Call(t, NewGetCompany(r), `{"id":"cmp_000007"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Equal(t, "Acme", tooltest.Structured(t, res)["company"].(map[string]any)["name"])
+
+	res, _ = tooltest.Call(t, NewGetCompany(r), `{"id":"cmp_missing"}`)
+	require.True(t, res.IsError)
+	assert.Equal(t, "not_found", tooltest.ErrorCode(t, res))
+	assert.Contains(t, tooltest.Text(t, res), `"cmp_missing"`)
+
+	res, _ = tooltest.Call(t, NewGetCompany(r), `{}`)
+	require.True(t, res.IsError)
+	assert.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, res))
+	assert.Contains(t, tooltest.Text(t, res), "id: required")
+	r.AssertExpectations(t)
+}
+
+func TestGetCompaniesBatchDedupesInOrder(t *testing.T) {
+	r := &graphqltest.Reader{}
+	a, c := company("cmp_a", "A", "France"), company("cmp_c", "C", "Spain")
+	// The backend sees each id once, in the order first given.
+	r.On("GetCompanies", mock.Anything, []string{"cmp_c", "cmp_a", "cmp_x"}).
+		Return([]*graphql.Company{&c, &a, nil}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":["cmp_c","cmp_a","cmp_c","cmp_x","cmp_a"]}`)
+
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	r.AssertExpectations(t)
+	sc := tooltest.Structured(t, res)
+	assert.Equal(t, []any{"cmp_c", "cmp_a"}, sc["duplicates_dropped"])
+	assert.Equal(t, []any{"cmp_x"}, sc["not_found"])
+	got := sc["companies"].([]any)
+	require.Len(t, got, 2)
+	assert.Equal(t, "cmp_c", got[0].(map[string]any)["id"])
+	assert.Equal(t, "cmp_a", got[1].(map[string]any)["id"])
+	assert.Contains(t, sc["note"], "Dropped 2 duplicate")
+}
+
+func TestGetCompaniesBatchLimitCountsDistinctIDs(t *testing.T) {
+	ids := make([]string, 0, 60)
+	for i := range 51 {
+		ids = append(ids, fmt.Sprintf("%q", fmt.Sprintf("cmp_%d", i)))
+	}
+	r := &graphqltest.Reader{}
+	res, _ := tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":[`+strings.Join(ids, ",")+`]}`)
+	require.True(t, res.IsError)
+	assert.Contains(t, tooltest.Text(t, res), "at most 50 distinct ids")
+	r.AssertNotCalled(t, "GetCompanies")
+
+	// 50 distinct ids plus duplicates is within the limit.
+	dup := append(ids[:50:50], ids[:10]...)
+	r.On("GetCompanies", mock.Anything, mock.MatchedBy(func(got []string) bool { return len(got) == 50 })).
+		Return([]*graphql.Company{}, nil).Once()
+	res, _ = tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":[`+strings.Join(dup, ",")+`]}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	r.AssertExpectations(t)
+}
+
+func TestAiSearchSendsQueryAndDefaultLimit(t *testing.T) {
+	r := &graphqltest.Reader{}
+	r.On("AiSearch", mock.Anything, "fintech startups in Germany", ptr(10)).
+		Return(&graphql.AiSearchResult{
+			Items:          []graphql.Company{company("cmp_1", "Payly", "Germany")},
+			Interpretation: "Fintech companies in Germany with under 50 employees",
+			AppliedFilters: []string{"countries;Germany", "categories;Fintech"},
+			MaxEmployees:   ptr(49),
+			Total:          12,
+		}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewAiSearch(r), `{"query":"fintech startups in Germany"}`)
+
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	r.AssertExpectations(t)
+	sc := tooltest.Structured(t, res)
+	assert.Equal(t, "Fintech companies in Germany with under 50 employees", sc["interpretation"])
+	assert.EqualValues(t, 49, sc["max_employees"])
+	assert.Contains(t, sc["note"], "best 1 of 12")
+}
+
+func TestCollectionReadsSendPagination(t *testing.T) {
+	r := &graphqltest.Reader{}
+	r.On("ListCollections", mock.Anything, ptr(20), nilString).
+		Return(&graphql.CollectionPage{Items: []graphql.Collection{{}}, Total: 1}, nil).Once()
+	r.On("GetCollectionItems", mock.Anything, "col_1", ptr(3), ptr("tok")).
+		Return(&graphql.CollectionItemPage{Total: 0}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewListCollections(r), `{}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	res, _ = tooltest.Call(t, NewGetCollectionItems(r), `{"collection_id":"col_1","limit":3,"cursor":"tok"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	r.AssertExpectations(t)
+}

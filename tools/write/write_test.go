@@ -1,0 +1,132 @@
+package write
+
+import (
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/graphqltest"
+	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/tooltest"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func allowAll(string) bool  { return true }
+func allowNone(string) bool { return false }
+
+// validArgs are arguments each write tool accepts.
+var validArgs = map[string]string{
+	"create_collection":       `{"name":"Prospects"}`,
+	"add_to_collection":       `{"collection_id":"col_1","company_ids":["cmp_1"]}`,
+	"request_email_discovery": `{"company_id":"cmp_1"}`,
+}
+
+func TestEveryWriteToolIsRefusedWhenMutationsAreOff(t *testing.T) {
+	w := &graphqltest.Writer{} // no expectations: any mutation fails the test
+	for _, tool := range Tools(Deps{Writer: w, Allowed: allowNone}) {
+		t.Run(tool.Name(), func(t *testing.T) {
+			args, ok := validArgs[tool.Name()]
+			require.True(t, ok, "add %s to validArgs", tool.Name())
+			res, logs := tooltest.Call(t, tool, args)
+
+			require.True(t, res.IsError)
+			assert.Equal(t, "mutations_disabled", tooltest.ErrorCode(t, res))
+			assert.Contains(t, tooltest.Text(t, res), "--allow-mutations")
+			assert.Contains(t, tool.Definition().Description, "DISABLED ON THIS SERVER")
+			assert.Contains(t, logs, `"level":"WARN"`)
+		})
+	}
+	assert.Empty(t, w.Calls, "the backend received a mutation")
+}
+
+func TestGateIsCheckedOnlyPerToolNamed(t *testing.T) {
+	w := &graphqltest.Writer{}
+	w.On("CreateCollection", mock.Anything, "Prospects", (*string)(nil)).
+		Return(&graphql.CreateCollectionResult{Created: true}, nil).Once()
+	only := func(name string) bool { return name == "create_collection" }
+	ts := Tools(Deps{Writer: w, Allowed: only})
+
+	res, _ := tooltest.Call(t, ts[0], validArgs["create_collection"])
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	res, _ = tooltest.Call(t, ts[1], validArgs["add_to_collection"])
+	assert.Equal(t, "mutations_disabled", tooltest.ErrorCode(t, res))
+	w.AssertExpectations(t)
+}
+
+// Bad arguments are reported as such even when writes are off: the order of
+// checks puts validation first, so the model learns both in turn.
+func TestValidationComesBeforeTheGate(t *testing.T) {
+	tool := NewCreateCollection(Deps{Writer: &graphqltest.Writer{}, Allowed: allowNone})
+	res, _ := tooltest.Call(t, tool, `{}`)
+	assert.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, res))
+	assert.Contains(t, tooltest.Text(t, res), "name: required")
+}
+
+func TestRefusedWriteSpendsNoToken(t *testing.T) {
+	now := time.Unix(0, 0)
+	lim := ratelimit.New(map[string]ratelimit.Limit{"request_email_discovery": {Count: 1, Period: time.Hour}},
+		ratelimit.WithClock(func() time.Time { return now }))
+	rt := &tools.Runtime{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limiter: lim}
+
+	off := NewRequestEmailDiscovery(Deps{Writer: &graphqltest.Writer{}, Allowed: allowNone})
+	for range 3 {
+		res := tooltest.CallWith(t, rt, off, validArgs["request_email_discovery"])
+		require.Equal(t, "mutations_disabled", tooltest.ErrorCode(t, res))
+	}
+	assert.True(t, lim.Allow("request_email_discovery", tooltest.Caller.ID).Allowed, "the disabled calls spent the caller's only token")
+}
+
+func TestCreateCollectionReportsExisting(t *testing.T) {
+	w := &graphqltest.Writer{}
+	var col graphql.Collection
+	col.Id, col.Name = "col_1", "Prospects"
+	w.On("CreateCollection", mock.Anything, "Prospects", ptr("Berlin fintech")).
+		Return(&graphql.CreateCollectionResult{Collection: col, Created: false}, nil).Once()
+
+	res, logs := tooltest.Call(t, NewCreateCollection(Deps{Writer: w, Allowed: allowAll}), `{"name":"Prospects","description":"Berlin fintech"}`)
+
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	w.AssertExpectations(t)
+	sc := tooltest.Structured(t, res)
+	assert.Equal(t, false, sc["created"])
+	assert.Contains(t, sc["note"], "already existed")
+	assert.Contains(t, logs, `"written_ids":["col_1"]`)
+}
+
+func TestAddToCollectionSendsDistinctIDsInOrder(t *testing.T) {
+	w := &graphqltest.Writer{}
+	w.On("AddToCollection", mock.Anything, "col_1", []string{"cmp_2", "cmp_1", "cmp_9"}).
+		Return(&graphql.AddToCollectionResult{Added: []string{"cmp_2"}, AlreadyPresent: []string{"cmp_1"}, NotFound: []string{"cmp_9"}}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewAddToCollection(Deps{Writer: w, Allowed: allowAll}),
+		`{"collection_id":"col_1","company_ids":["cmp_2","cmp_1","cmp_2","cmp_9"]}`)
+
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	w.AssertExpectations(t)
+	sc := tooltest.Structured(t, res)
+	assert.Equal(t, []any{"cmp_2"}, sc["added"])
+	assert.Equal(t, []any{"cmp_1"}, sc["already_present"])
+	assert.Equal(t, []any{"cmp_9"}, sc["not_found"])
+	assert.Equal(t, []any{"cmp_2"}, sc["duplicates_dropped"])
+}
+
+func TestRequestEmailDiscoverySendsRoles(t *testing.T) {
+	w := &graphqltest.Writer{}
+	w.On("RequestEmailDiscovery", mock.Anything, "cmp_1", []string{"CEO", "CTO"}).
+		Return(&graphql.EmailDiscoveryJob{Id: "job_1", CompanyId: "cmp_1", Status: graphql.EmailDiscoveryStatusPending}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewRequestEmailDiscovery(Deps{Writer: w, Allowed: allowAll}), `{"company_id":"cmp_1","roles":["CEO","CTO"]}`)
+
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	w.AssertExpectations(t)
+	job := tooltest.Structured(t, res)["job"].(map[string]any)
+	assert.Equal(t, "PENDING", job["status"])
+}
