@@ -1,0 +1,18 @@
+// Package authn verifies callers of the embedded AppSync backend the way
+// AppSync does, and hosts the OIDC issuer the backend trusts.
+//
+//   - Issuer is an embedded OpenID Connect issuer: discovery document, JWKS,
+//     a token endpoint (client_credentials and refresh_token grants) and Mint
+//     for named local users. Mount Issuer.Handler on any mux under the
+//     issuer URL's path, or run it on its own listener with StartIssuer.
+//   - OIDCAuthenticator verifies a JWT in the Authorization header with
+//     go-oidc (signature, issuer, audience, expiry).
+//   - SigV4Authenticator recomputes an AWS Signature Version 4 over the
+//     request and its exact body for configured local credentials.
+//   - APIKeyAuthenticator checks the x-api-key header.
+//
+// Each authenticator answers ok=false when the request carries no
+// credentials of its kind, so the backend can try them in turn, and an error
+// whose message is the 401 message when the credentials are present but
+// invalid. Messages use AppSync's words where AppSync has them.
+package authn

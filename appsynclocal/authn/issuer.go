@@ -1,0 +1,237 @@
+package authn
+
+import (
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// DefaultAudience is the audience (the "client id" of AppSync's OIDC
+// settings) of tokens the issuer mints when none is configured.
+const DefaultAudience = "appsync-local"
+
+// DefaultTokenTTL is the lifetime of tokens from the token endpoint.
+const DefaultTokenTTL = time.Hour
+
+// IssuerConfig configures an embedded issuer.
+type IssuerConfig struct {
+	// URL is the issuer identifier: the iss of every token and the base of
+	// its endpoints, e.g. "http://127.0.0.1:8080/oidc". It must be the URL
+	// clients reach the handler at.
+	URL string
+	// Audience is the aud of minted tokens; empty means DefaultAudience.
+	Audience string
+	// KeyFile, when set, keeps the signing key (PEM, PKCS #8, P-256) so that
+	// tokens survive a restart; it is created when missing. Empty means a
+	// new key at every start.
+	KeyFile string
+	// Clients may use the token endpoint.
+	Clients []Client
+	// TokenTTL is the lifetime of tokens from the token endpoint; 0 means
+	// DefaultTokenTTL.
+	TokenTTL time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Client is an OAuth client of the issuer's token endpoint.
+type Client struct {
+	// ID is the client_id.
+	ID string
+	// Secret is the client_secret; empty makes a public client, which may
+	// only use the refresh_token grant.
+	Secret string
+	// Subject is the local user a client_credentials token is minted for;
+	// empty means the client ID.
+	Subject string
+}
+
+// Issuer is an embedded OpenID Connect issuer with one ES256 signing key.
+type Issuer struct {
+	url      string
+	path     string // URL's path without a trailing slash, where endpoints live
+	audience string
+	ttl      time.Duration
+	now      func() time.Time
+	key      *ecdsa.PrivateKey
+	kid      string
+	signer   jose.Signer
+	clients  map[string]Client
+
+	mu      sync.Mutex
+	refresh map[string]refreshGrant // refresh token -> grant
+}
+
+// NewIssuer creates the issuer, loading or creating its key.
+func NewIssuer(c IssuerConfig) (*Issuer, error) {
+	u, err := url.Parse(c.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("issuer URL %q: want an absolute http(s) URL", c.URL)
+	}
+	key, err := loadOrCreateKey(c.KeyFile)
+	if err != nil {
+		return nil, err
+	}
+	i := &Issuer{
+		url:      strings.TrimSuffix(c.URL, "/"),
+		path:     strings.TrimSuffix(u.Path, "/"),
+		audience: c.Audience,
+		ttl:      c.TokenTTL,
+		now:      c.Now,
+		key:      key,
+		clients:  make(map[string]Client, len(c.Clients)),
+		refresh:  make(map[string]refreshGrant),
+	}
+	if i.audience == "" {
+		i.audience = DefaultAudience
+	}
+	if i.ttl <= 0 {
+		i.ttl = DefaultTokenTTL
+	}
+	if i.now == nil {
+		i.now = time.Now
+	}
+	for _, cl := range c.Clients {
+		if cl.ID == "" {
+			return nil, errors.New("issuer client without an ID")
+		}
+		if cl.Subject == "" {
+			cl.Subject = cl.ID
+		}
+		i.clients[cl.ID] = cl
+	}
+	if i.kid, err = keyID(key); err != nil {
+		return nil, err
+	}
+	i.signer, err = jose.NewSigner(
+		jose.SigningKey{Algorithm: jose.ES256, Key: jose.JSONWebKey{Key: key, KeyID: i.kid}},
+		(&jose.SignerOptions{}).WithType("JWT"),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("issuer signer: %w", err)
+	}
+	return i, nil
+}
+
+// URL returns the issuer identifier.
+func (i *Issuer) URL() string { return i.url }
+
+// Audience returns the aud of minted tokens.
+func (i *Issuer) Audience() string { return i.audience }
+
+// Claims are the claims of a token the issuer signs. Zero fields get
+// defaults: the issuer's URL and audience, IssuedAt now, Expiry one token TTL
+// later. Tests set them to make expired, wrong-audience or wrong-issuer
+// tokens signed with the real key.
+type Claims struct {
+	Subject  string
+	Issuer   string
+	Audience string
+	IssuedAt time.Time
+	Expiry   time.Time
+	// Email, when set, is added as the email claim.
+	Email string
+}
+
+// Mint signs a token for a named local user, valid for ttl.
+func (i *Issuer) Mint(subject string, ttl time.Duration) (string, error) {
+	now := i.now()
+	return i.Sign(Claims{Subject: subject, IssuedAt: now, Expiry: now.Add(ttl)})
+}
+
+// Sign signs a token with the given claims, defaults filled in.
+func (i *Issuer) Sign(c Claims) (string, error) {
+	if c.Subject == "" {
+		return "", errors.New("mint: empty subject")
+	}
+	if c.Issuer == "" {
+		c.Issuer = i.url
+	}
+	if c.Audience == "" {
+		c.Audience = i.audience
+	}
+	if c.IssuedAt.IsZero() {
+		c.IssuedAt = i.now()
+	}
+	if c.Expiry.IsZero() {
+		c.Expiry = c.IssuedAt.Add(i.ttl)
+	}
+	payload, err := json.Marshal(jwtClaims{
+		Issuer:   c.Issuer,
+		Subject:  c.Subject,
+		Audience: c.Audience,
+		IssuedAt: c.IssuedAt.Unix(),
+		Expiry:   c.Expiry.Unix(),
+		Email:    c.Email,
+	})
+	if err != nil {
+		return "", err
+	}
+	jws, err := i.signer.Sign(payload)
+	if err != nil {
+		return "", fmt.Errorf("mint: %w", err)
+	}
+	return jws.CompactSerialize()
+}
+
+// jwtClaims is the wire form of Claims.
+type jwtClaims struct {
+	Issuer   string `json:"iss"`
+	Subject  string `json:"sub"`
+	Audience string `json:"aud"`
+	IssuedAt int64  `json:"iat"`
+	Expiry   int64  `json:"exp"`
+	Email    string `json:"email,omitempty"`
+}
+
+// Handler serves the issuer's endpoints under the issuer URL's path:
+// <path>/.well-known/openid-configuration, <path>/jwks and <path>/token.
+// Mount it on a mux at that path, e.g. mux.Handle("/oidc/", iss.Handler())
+// for an issuer URL ending in /oidc; other paths answer 404.
+func (i *Issuer) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+i.path+"/.well-known/openid-configuration", i.serveDiscovery)
+	mux.HandleFunc("GET "+i.path+"/jwks", i.serveJWKS)
+	mux.HandleFunc("POST "+i.path+"/token", i.serveToken)
+	return mux
+}
+
+// serveDiscovery serves the OpenID Provider Metadata go-oidc reads.
+func (i *Issuer) serveDiscovery(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"issuer":                                i.url,
+		"jwks_uri":                              i.url + "/jwks",
+		"token_endpoint":                        i.url + "/token",
+		"grant_types_supported":                 []string{"client_credentials", "refresh_token"},
+		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post", "none"},
+		"id_token_signing_alg_values_supported": []string{string(jose.ES256)},
+		"response_types_supported":              []string{"id_token"},
+		"subject_types_supported":               []string{"public"},
+	})
+}
+
+// serveJWKS serves the public key.
+func (i *Issuer) serveJWKS(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, i.publicKeys())
+}
+
+func (i *Issuer) publicKeys() jose.JSONWebKeySet {
+	return jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{
+		Key: &i.key.PublicKey, KeyID: i.kid, Algorithm: string(jose.ES256), Use: "sig",
+	}}}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
