@@ -75,6 +75,12 @@ func (e *endpointTokens) current(context.Context) (verifiedToken, error) {
 	return vt, nil
 }
 
+func (e *endpointTokens) latest() verifiedToken {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.last
+}
+
 func (e *endpointTokens) problem() string { return "" }
 
 // minter is the oauth2.TokenSource behind the ReuseTokenSource: every call

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"sync/atomic"
@@ -23,7 +22,7 @@ type oidcState struct {
 // been verified.
 func newOIDCSource(s oidcSettings, kind tokenKind, v *verifier, tokens tokenProvider, o Options) *Source {
 	st := &oidcState{settings: s, kind: kind, v: v, tokens: tokens, now: o.Now}
-	first, _ := tokens.current(context.Background()) // cached: verified in the constructor
+	first := tokens.latest() // verified by the provider's constructor
 	st.last.Store(&first)
 	return &Source{
 		Method: OIDC,

@@ -14,6 +14,8 @@ type tokenProvider interface {
 	// current returns the token to send. An error means there is no token
 	// that may be sent at all.
 	current(ctx context.Context) (verifiedToken, error)
+	// latest returns the token most recently verified, without any I/O.
+	latest() verifiedToken
 	// problem describes a known issue that is not yet an error, such as a
 	// token file replaced by a token that fails verification; "" if none.
 	problem() string
@@ -32,6 +34,7 @@ func newStaticTokens(ctx context.Context, v *verifier, raw string) (*staticToken
 }
 
 func (s *staticTokens) current(context.Context) (verifiedToken, error) { return s.t, nil }
+func (s *staticTokens) latest() verifiedToken                          { return s.t }
 func (s *staticTokens) problem() string                                { return "" }
 
 // fileRetry is how long a token file that failed verification is left alone
@@ -121,6 +124,12 @@ func (f *fileTokens) current(ctx context.Context) (verifiedToken, error) {
 	}
 	f.bad, f.badErr, f.badAt = ver, msg, f.v.now()
 	return f.cur, nil
+}
+
+func (f *fileTokens) latest() verifiedToken {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cur
 }
 
 func (f *fileTokens) problem() string {

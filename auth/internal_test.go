@@ -1,0 +1,42 @@
+package auth
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSigningRegion(t *testing.T) {
+	for _, tt := range []struct {
+		endpoint, configured, want string
+	}{
+		{"https://abc123.appsync-api.eu-central-1.amazonaws.com/graphql", "", "eu-central-1"},
+		{"https://ABC123.APPSYNC-API.US-EAST-2.AMAZONAWS.COM/graphql", "eu-west-1", "us-east-2"},
+		{"https://abc123.appsync-api.cn-north-1.amazonaws.com.cn/graphql", "", "cn-north-1"},
+		{"https://api.example.com/graphql", "eu-west-1", "eu-west-1"},
+		{"http://127.0.0.1:8080/graphql", "us-west-2", "us-west-2"},
+	} {
+		got, err := signingRegion(tt.endpoint, tt.configured)
+		require.NoError(t, err, tt.endpoint)
+		assert.Equal(t, tt.want, got, tt.endpoint)
+	}
+	_, err := signingRegion("https://api.example.com/graphql", "")
+	assert.ErrorContains(t, err, "set AWS_REGION")
+}
+
+func TestScrub(t *testing.T) {
+	s := newSecrets()
+	jwt := "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSIsImV4cCI6MX0.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU"
+	s.add("short", "a-long-api-key-value", jwt)
+	assert.Equal(t, "key [redacted] and short", s.scrub("key a-long-api-key-value and short"))
+	assert.Equal(t, "segment [redacted] quoted", s.scrub("segment eyJzdWIiOiJhbGljZSIsImV4cCI6MX0 quoted"))
+
+	err := s.scrubError(errorf(OIDC, "bad %s", jwt))
+	var ae *Error
+	require.True(t, errors.As(err, &ae))
+	assert.Equal(t, "auth oidc: bad [redacted]", err.Error())
+	assert.Equal(t, "lib said [redacted]", s.scrubError(errors.New("lib said a-long-api-key-value")).Error())
+	assert.ErrorIs(t, s.scrubError(ErrNoCredentials), ErrNoCredentials)
+}
