@@ -10,6 +10,24 @@
 //
 // No secret (API key, token, client secret, refresh token, AWS secret key or
 // session token) is ever written to a log line or an error message.
+//
+// The environment it reads:
+//
+//	OIDC_ISSUER         issuer URL; discovery must name exactly it (required for OIDC)
+//	OIDC_AUDIENCE       required aud, AppSync's OIDC "client id" (default OIDC_CLIENT_ID)
+//	OIDC_TOKEN          a JWT, verified at start-up and sent as is
+//	OIDC_TOKEN_FILE     a file holding a JWT, re-read when it changes (sidecars, projected volumes)
+//	OIDC_REFRESH_TOKEN  with OIDC_CLIENT_ID [+ OIDC_CLIENT_SECRET]: refresh_token grant
+//	OIDC_CLIENT_ID      with OIDC_CLIENT_SECRET and no token: client_credentials grant
+//	OIDC_CLIENT_SECRET  the client's secret
+//	OIDC_SCOPES         scopes for the token endpoint, space- or comma-separated
+//	AWS_*               the AWS SDK's own variables and shared files (SigV4)
+//	APPSYNC_API_KEY     the API key, sent as x-api-key
+//
+// One token source is used, in this order of preference: OIDC_TOKEN_FILE,
+// OIDC_TOKEN (setting both is an error), OIDC_REFRESH_TOKEN, client
+// credentials. Tokens from the token endpoint are renewed a minute before
+// they expire.
 package auth
 
 import (
@@ -45,7 +63,9 @@ type Source struct {
 	// Method is the method that won.
 	Method Method
 	// Principal identifies the caller in logs and rate limits: an OIDC
-	// subject, an IAM identity, or the API key's fixed name. Never a secret.
+	// subject, "iam:<access key id>", or the API key's fixed name. Never a
+	// secret. It is fixed at start-up; Status().Principal follows a token
+	// file that changes hands.
 	Principal string
 	// Transport adds credentials to each request. When it cannot obtain
 	// credentials (a token refresh failed, AWS credentials could not be

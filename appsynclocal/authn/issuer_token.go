@@ -18,7 +18,8 @@ type refreshGrant struct {
 // RefreshToken issues a refresh token that lets clientID obtain tokens for
 // subject through the refresh_token grant. Each use rotates it: the token
 // endpoint answers with a new one and forgets the old, as many issuers do,
-// so clients must keep the newest.
+// so clients must keep the newest. Refresh tokens live in memory: unlike
+// tokens signed with a persisted key, they do not survive a restart.
 func (i *Issuer) RefreshToken(clientID, subject string) (string, error) {
 	if _, ok := i.clients[clientID]; !ok {
 		return "", errors.New("refresh token: unknown client " + clientID)

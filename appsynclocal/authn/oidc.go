@@ -18,6 +18,8 @@ import (
 // 401 messages of the OIDC mode. The first two are AppSync's own words; AppSync
 // answers the others with one of those or a generic refusal, and the local
 // backend names the failed check instead, which is what a developer needs.
+// They are sentences shown to users as the backend's message, hence the
+// capitals and full stops that Go error strings otherwise avoid.
 const (
 	msgUnparsableJWT = "Unable to parse JWT token."
 	msgTokenExpired  = "Token has expired."
