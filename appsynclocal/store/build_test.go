@@ -1,0 +1,118 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dump renders every row of the data tables, in order.
+func dump(t *testing.T, s *Store) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, q := range []string{
+		`SELECT num, name, domain, description, country, city, categories, employees, founded, updated_ms FROM companies ORDER BY num`,
+		`SELECT num, country, cat_mask, employees, founded FROM facts ORDER BY num`,
+		`SELECT country, cat_mask, count FROM facet_combos ORDER BY country, cat_mask`,
+	} {
+		rows, err := s.companies.Query(q)
+		require.NoError(t, err)
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			require.NoError(t, rows.Scan(ptrs...))
+			fmt.Fprintln(&b, vals...)
+		}
+		require.NoError(t, rows.Err())
+		rows.Close()
+	}
+	return b.String()
+}
+
+func build(t *testing.T, seed int64, n int) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), Options{Dir: t.TempDir(), Companies: n, Seed: seed})
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestSameSeedBuildsIdenticalDatabases(t *testing.T) {
+	a, b := dump(t, build(t, 5, 300)), dump(t, build(t, 5, 300))
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a, dump(t, build(t, 6, 300)), "another seed must give other data")
+}
+
+func TestReopenReusesTheDatabase(t *testing.T) {
+	dir := t.TempDir()
+	var logs bytes.Buffer
+	o := Options{Dir: dir, Companies: 200, Seed: 3, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	s, err := Open(context.Background(), o)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	path := filepath.Join(dir, "companies-200-3.db")
+	before, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Contains(t, logs.String(), "building companies database")
+
+	logs.Reset()
+	s, err = Open(context.Background(), o)
+	require.NoError(t, err)
+	defer s.Close()
+	after, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Contains(t, logs.String(), "reusing companies database")
+	assert.NotContains(t, logs.String(), "building")
+	assert.Equal(t, before.ModTime(), after.ModTime())
+}
+
+func TestStaleDatabaseIsRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{Dir: dir, Companies: 100, Seed: 3}
+	s, err := Open(context.Background(), o)
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	// Pretend an older generator made the file.
+	db, err := openDB(context.Background(), filepath.Join(dir, "companies-100-3.db"), nil)
+	require.NoError(t, err)
+	_, err = db.Exec(`UPDATE meta SET value = '0' WHERE key = 'generator'`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+
+	var logs bytes.Buffer
+	o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	s, err = Open(context.Background(), o)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Contains(t, logs.String(), "rebuilding companies database")
+	assert.Contains(t, logs.String(), "meta generator")
+	assert.Equal(t, 100, mustSearch(t, s, SearchQuery{Limit: 1}).Total)
+}
+
+func TestUnreadableDatabaseIsRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "companies-50-3.db"), []byte("not a database"), 0o644))
+	s, err := Open(context.Background(), Options{Dir: dir, Companies: 50, Seed: 3})
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Equal(t, 50, mustSearch(t, s, SearchQuery{Limit: 1}).Total)
+}
+
+func mustSearch(t *testing.T, s *Store, q SearchQuery) *CompanyPage {
+	t.Helper()
+	p, err := s.Search(context.Background(), q)
+	require.NoError(t, err)
+	return p
+}
