@@ -13,7 +13,7 @@ import (
 // DefaultTimeout bounds each network call Resolve makes for a configured
 // method (issuer discovery, JWKS, the first token from a token endpoint, AWS
 // credential retrieval), and each token refresh afterwards.
-const DefaultTimeout = 3 * time.Second
+const DefaultTimeout = 2 * time.Second
 
 // imdsProbeTimeout bounds the one probe Resolve makes when nothing is
 // configured: asking the EC2 instance metadata service for a role. On EC2 it
