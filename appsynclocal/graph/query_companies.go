@@ -1,0 +1,69 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/appsynclocal/graph/model"
+	"github.com/companyintel/mcp-server/appsynclocal/store"
+)
+
+// SearchCompanies is keyword search with facet filters.
+func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, filters []string, limit *int, nextToken *string) (*model.CompanyConnection, error) {
+	n, err := store.SearchLimit.Resolve(limit)
+	if err != nil {
+		return nil, r.fail(ctx, "searchCompanies", err)
+	}
+	facets, err := store.ParseFilters(filters)
+	if err != nil {
+		return nil, r.fail(ctx, "searchCompanies", err)
+	}
+	page, err := r.store.Search(ctx, store.SearchQuery{
+		Keyword:   deref(keyword),
+		Facets:    facets,
+		Limit:     n,
+		NextToken: deref(nextToken),
+	})
+	if err != nil {
+		return nil, r.fail(ctx, "searchCompanies", err)
+	}
+	return &model.CompanyConnection{Items: toCompanies(page.Items), NextToken: token(page.NextToken), Total: page.Total}, nil
+}
+
+// GetCompany returns one company, or null.
+func (r *queryResolver) GetCompany(ctx context.Context, id string) (*model.Company, error) {
+	c, err := r.store.Company(ctx, id)
+	if err != nil {
+		return nil, r.fail(ctx, "getCompany", err)
+	}
+	return toCompany(c), nil
+}
+
+// GetCompanies returns up to store.MaxBatchIDs companies in the order asked,
+// null where an id is unknown.
+func (r *queryResolver) GetCompanies(ctx context.Context, ids []string) ([]*model.Company, error) {
+	cs, err := r.store.Companies(ctx, ids)
+	if err != nil {
+		return nil, r.fail(ctx, "getCompanies", err)
+	}
+	out := make([]*model.Company, len(cs))
+	for i, c := range cs {
+		out[i] = toCompany(c)
+	}
+	return out, nil
+}
+
+// FilterVocabulary lists the filter values with their company counts.
+func (r *queryResolver) FilterVocabulary(ctx context.Context) (*model.FilterVocabulary, error) {
+	v, err := r.store.Vocabulary(ctx)
+	if err != nil {
+		return nil, r.fail(ctx, "filterVocabulary", err)
+	}
+	out := &model.FilterVocabulary{Countries: []*model.FacetValue{}, Categories: []*model.FacetValue{}}
+	for _, c := range v.Countries {
+		out.Countries = append(out.Countries, &model.FacetValue{Value: c.Value, Code: ptr(c.Code), Count: c.Count})
+	}
+	for _, c := range v.Categories {
+		out.Categories = append(out.Categories, &model.FacetValue{Value: c.Value, Count: c.Count})
+	}
+	return out, nil
+}

@@ -1,0 +1,109 @@
+package interpret
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/companyintel/mcp-server/appsynclocal/dataset"
+)
+
+// Describe says in one sentence how the query was read, so a user can see
+// what was understood and rephrase what was not. anyWord says the keywords
+// were matched loosely because no company had all of them.
+func (q Query) Describe(anyWord bool) string {
+	var parts []string
+	if len(q.Categories) > 0 {
+		names := make([]string, len(q.Categories))
+		for i, k := range q.Categories {
+			names[i] = dataset.Categories[k].Name
+		}
+		parts = append(parts, "in "+orList(names))
+	}
+	if len(q.Countries) > 0 {
+		names := make([]string, len(q.Countries))
+		for i, code := range q.Countries {
+			c, _ := dataset.CountryByCode(code)
+			names[i] = c.Name
+		}
+		parts = append(parts, "based in "+orList(names))
+	}
+	if s := q.sizePhrase(); s != "" {
+		parts = append(parts, s)
+	}
+	if s := q.foundedPhrase(); s != "" {
+		parts = append(parts, s)
+	}
+	if len(q.Keywords) > 0 {
+		kw := strconv.Quote(strings.Join(q.Keywords, " "))
+		switch {
+		case anyWord:
+			parts = append(parts, "ranked by relevance to any of "+kw+" (no company matched all of them)")
+		case len(q.Keywords) == 1:
+			parts = append(parts, "ranked by relevance to "+kw)
+		default:
+			parts = append(parts, "matching all of "+kw+", ranked by relevance")
+		}
+	}
+	if len(parts) == 0 {
+		return "All companies, in id order: no country, category, size, founding year or keyword was recognised."
+	}
+	return "Companies " + strings.Join(parts, ", ") + "."
+}
+
+func (q Query) sizePhrase() string {
+	var s string
+	switch {
+	case q.MinEmployees > 0 && q.MaxEmployees > 0:
+		s = fmt.Sprintf("with %s to %s employees", thousands(q.MinEmployees), thousands(q.MaxEmployees))
+	case q.MinEmployees > 0:
+		s = fmt.Sprintf("with at least %s employees", thousands(q.MinEmployees))
+	case q.MaxEmployees > 0:
+		s = fmt.Sprintf("with at most %s employees", thousands(q.MaxEmployees))
+	default:
+		return ""
+	}
+	if len(q.SizeWords) > 0 {
+		s += " (from " + quoteAll(q.SizeWords) + ")"
+	}
+	return s
+}
+
+func (q Query) foundedPhrase() string {
+	switch {
+	case q.FoundedFrom > 0 && q.FoundedFrom == q.FoundedTo:
+		return fmt.Sprintf("founded in %d", q.FoundedFrom)
+	case q.FoundedFrom > 0 && q.FoundedTo > 0:
+		return fmt.Sprintf("founded between %d and %d", q.FoundedFrom, q.FoundedTo)
+	case q.FoundedFrom > 0:
+		return fmt.Sprintf("founded in %d or later", q.FoundedFrom)
+	case q.FoundedTo > 0:
+		return fmt.Sprintf("founded in %d or earlier", q.FoundedTo)
+	}
+	return ""
+}
+
+// orList joins "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) <= 2 {
+		return strings.Join(s, " or ")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+func quoteAll(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	return strings.Join(q, ", ")
+}
+
+// thousands formats n with comma separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,63 @@
+package interpret_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/companyintel/mcp-server/appsynclocal/interpret"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		sentence   string
+		filters    []string
+		min, max   int
+		from, to   int
+		keywords   []string
+		summaryHas string
+	}{
+		{sentence: "fintech startups in Germany", filters: []string{"countries;Germany", "categories;Fintech"}, max: 49,
+			summaryHas: `Companies in Fintech, based in Germany, with at most 49 employees (from "startups").`},
+		{sentence: "German and French payments companies with over 500 employees",
+			filters: []string{"countries;Germany", "countries;France", "categories;Fintech"}, min: 501},
+		{sentence: "AI companies in the US with fewer than 200 employees", filters: []string{"countries;United States", "categories;AI & Machine Learning"}, max: 199},
+		{sentence: "can you help us find machine learning firms in the UK", filters: []string{"countries;United Kingdom", "categories;AI & Machine Learning"}},
+		{sentence: "SaaS companies in Britain between 50 and 200 employees", filters: []string{"countries;United Kingdom", "categories;Software"}, min: 50, max: 200},
+		{sentence: "mid-sized logistics firms in the USA", filters: []string{"countries;United States", "categories;Logistics"}, min: 50, max: 1000},
+		{sentence: "large enterprise software vendors", filters: []string{"categories;Software"}, min: 1001, keywords: []string{"vendors"}},
+		{sentence: "warehouse robots companies founded after 2015", filters: []string{"categories;Robotics"}, from: 2016, keywords: []string{"warehouse"}},
+		{sentence: "e-commerce brands in India founded between 2010 and 2015 with 1,000+ employees",
+			filters: []string{"countries;India", "categories;E-commerce"}, from: 2010, to: 2015, min: 1000, keywords: []string{"brands"}},
+		{sentence: "companies building carbon capture in the U.S.", filters: []string{"countries;United States", "categories;Climate Tech"}, keywords: []string{"building", "capture"}},
+		{sentence: "quantum widgets", filters: []string{}, keywords: []string{"quantum", "widgets"},
+			summaryHas: `Companies matching all of "quantum widgets", ranked by relevance.`},
+		{sentence: "show me companies", filters: []string{},
+			summaryHas: "All companies, in id order"},
+	} {
+		t.Run(tc.sentence, func(t *testing.T) {
+			q := interpret.Parse(tc.sentence)
+			assert.ElementsMatch(t, tc.filters, q.Filters())
+			assert.Equal(t, tc.min, q.MinEmployees, "min")
+			assert.Equal(t, tc.max, q.MaxEmployees, "max")
+			assert.Equal(t, tc.from, q.FoundedFrom, "from")
+			assert.Equal(t, tc.to, q.FoundedTo, "to")
+			if tc.keywords != nil {
+				assert.Equal(t, tc.keywords, q.Keywords)
+			}
+			if tc.summaryHas != "" {
+				assert.Contains(t, q.Describe(false), tc.summaryHas)
+			}
+		})
+	}
+}
+
+func TestLowerCaseUsIsNotACountry(t *testing.T) {
+	assert.Empty(t, interpret.Parse("tell us about robotics").Countries)
+	assert.Equal(t, []string{"US"}, interpret.Parse("robotics in the US").Countries)
+}
+
+func TestDescribeSaysWhenKeywordsWereLoosened(t *testing.T) {
+	q := interpret.Parse("quantum widgets")
+	assert.Contains(t, q.Describe(true), `any of "quantum widgets"`)
+}

@@ -1,0 +1,159 @@
+package interpret
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/companyintel/mcp-server/appsynclocal/dataset"
+)
+
+// kind says what a lexicon phrase means.
+type kind int
+
+const (
+	kindCountry kind = iota + 1
+	kindCategory
+	kindSize
+)
+
+// entry is the meaning of one phrase.
+type entry struct {
+	kind     kind
+	code     string // kindCountry: ISO alpha-2
+	category int    // kindCategory: index into dataset.Categories
+	min, max int    // kindSize: employee bounds, 0 for none
+}
+
+// maxPhrase is the longest phrase in words ("united states of america").
+const maxPhrase = 4
+
+// sizeWords map size vocabulary to employee bounds. "Startup" and "small"
+// mean under 50 people, "mid-sized" 50 to 1,000, "enterprise" and "large"
+// over 1,000: the bands most company databases use.
+var sizeWords = map[string][2]int{
+	"startup": {0, 49}, "startups": {0, 49}, "start-up": {0, 49}, "start-ups": {0, 49},
+	"early-stage": {0, 49}, "early stage": {0, 49}, "small": {0, 49}, "tiny": {0, 49}, "seed-stage": {0, 49},
+	"scale-up": {50, 1000}, "scale-ups": {50, 1000}, "scaleup": {50, 1000}, "scaleups": {50, 1000},
+	"mid-sized": {50, 1000}, "mid-size": {50, 1000}, "midsize": {50, 1000}, "midsized": {50, 1000},
+	"mid sized": {50, 1000}, "medium-sized": {50, 1000}, "medium sized": {50, 1000}, "medium": {50, 1000},
+	"mid-market": {50, 1000},
+	"enterprise": {1001, 0}, "enterprises": {1001, 0}, "large": {1001, 0}, "big": {1001, 0},
+	"multinational": {1001, 0}, "multinationals": {1001, 0}, "corporations": {1001, 0},
+}
+
+// lexicon maps every known phrase, lower case, to its meaning.
+var lexicon = buildLexicon()
+
+func buildLexicon() map[string]entry {
+	lx := map[string]entry{}
+	add := func(phrase string, e entry) {
+		if _, taken := lx[phrase]; !taken { // the first meaning listed wins
+			lx[phrase] = e
+		}
+	}
+	// Categories first, so "enterprise software" is Software, not a size.
+	for k, c := range dataset.Categories {
+		e := entry{kind: kindCategory, category: k}
+		add(strings.ToLower(c.Name), e)
+		for _, s := range c.Synonyms {
+			add(s, e)
+		}
+	}
+	for _, c := range dataset.Countries {
+		e := entry{kind: kindCountry, code: c.Code}
+		add(strings.ToLower(c.Name), e)
+		for _, a := range c.Aliases {
+			add(a, e)
+		}
+		for _, a := range c.Adjectives {
+			add(a, e)
+		}
+	}
+	for w, b := range sizeWords {
+		add(w, entry{kind: kindSize, min: b[0], max: b[1]})
+	}
+	return lx
+}
+
+// stopWords carry no search meaning in a company query.
+var stopWords = setOf(`a about above after all also an and any are around as at based be been
+best by can companies company could do does doing employ employees employing exist find firm firms
+for from get give has have headquartered help i in into is it its like list located looking look
+me more most my near need of on one or organisations organizations other our people please show
+similar some staff such than that the their them there these they this those to top us using
+want we what where which who with within work working would you`)
+
+// ambiguous phrases name a country only when written in capitals ("US"), as
+// lower case they are ordinary words ("help us").
+var ambiguous = map[string]*regexp.Regexp{
+	"us": regexp.MustCompile(`\bUS\b`),
+}
+
+// tokens splits lower-cased text into words. Dots and hyphens inside a word
+// are kept when the whole word is in the lexicon ("u.s.", "e-commerce") and
+// otherwise separate it ("ai-powered" → "ai", "powered").
+func tokens(text string) []string {
+	raw := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '.' && r != '-' && r != '\''
+	})
+	var out []string
+	for _, t := range raw {
+		t = strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "'")
+		if _, ok := lexicon[t]; ok {
+			out = append(out, t)
+			continue
+		}
+		if _, ok := lexicon[strings.TrimRight(t, ".")]; ok {
+			out = append(out, strings.TrimRight(t, "."))
+			continue
+		}
+		for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '.' || r == '-' || r == '\'' }) {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// phrase is a word or a lexicon phrase of a sentence.
+type phrase struct {
+	text  string
+	known bool  // meaning is set
+	means entry // what a known phrase means
+}
+
+// phrases joins tokens into the longest lexicon phrases, left to right;
+// unknown tokens stay single words. A plural is tried as its singular.
+func phrases(toks []string, sentence string) []phrase {
+	var out []phrase
+	for i := 0; i < len(toks); {
+		n := 1
+		for l := min(maxPhrase, len(toks)-i); l > 1; l-- {
+			if _, ok := lexicon[strings.Join(toks[i:i+l], " ")]; ok {
+				n = l
+				break
+			}
+		}
+		p := phrase{text: strings.Join(toks[i:i+n], " ")}
+		p.means, p.known = lexicon[p.text]
+		if s, ok := strings.CutSuffix(p.text, "s"); !p.known && ok && len(s) > 2 {
+			if e, ok := lexicon[s]; ok {
+				p = phrase{text: s, known: true, means: e}
+			}
+		}
+		if re, ok := ambiguous[p.text]; ok && !re.MatchString(sentence) {
+			p.known = false
+		}
+		out = append(out, p)
+		i += n
+	}
+	return out
+}
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
