@@ -28,7 +28,7 @@ func (q Query) Describe(anyWord bool) string {
 		}
 		parts = append(parts, "based in "+orList(names))
 	}
-	if s := q.sizePhrase(); s != "" {
+	if s := q.sizeSummary(); s != "" {
 		parts = append(parts, s)
 	}
 	if s := q.foundedPhrase(); s != "" {
@@ -51,7 +51,7 @@ func (q Query) Describe(anyWord bool) string {
 	return "Companies " + strings.Join(parts, ", ") + "."
 }
 
-func (q Query) sizePhrase() string {
+func (q Query) sizeSummary() string {
 	var s string
 	switch {
 	case q.MinEmployees > 0 && q.MaxEmployees > 0:
@@ -63,8 +63,8 @@ func (q Query) sizePhrase() string {
 	default:
 		return ""
 	}
-	if len(q.SizeWords) > 0 {
-		s += " (from " + quoteAll(q.SizeWords) + ")"
+	if len(q.SizePhrases) > 0 {
+		s += " (from " + quoteAll(q.SizePhrases) + ")"
 	}
 	return s
 }

@@ -27,8 +27,9 @@ type Query struct {
 	FoundedFrom, FoundedTo int
 	// Keywords are the words left for full-text ranking.
 	Keywords []string
-	// SizeWords are the words that set the employee bounds, for the summary.
-	SizeWords []string
+	// SizePhrases are the words that set the employee bounds ("startups",
+	// "over 500 employees"), for the summary.
+	SizePhrases []string
 }
 
 // Parse reads a sentence.
@@ -58,7 +59,8 @@ func Parse(sentence string) Query {
 	return q
 }
 
-// applySize narrows the employee bounds by a size word.
+// applySize narrows the employee bounds by a size word. Numbers, read
+// first, win over words: "startups with fewer than 20 employees" means 19.
 func (q *Query) applySize(word string, lo, hi int) {
 	if lo > q.MinEmployees {
 		q.MinEmployees = lo
@@ -66,7 +68,7 @@ func (q *Query) applySize(word string, lo, hi int) {
 	if hi != 0 && (q.MaxEmployees == 0 || hi < q.MaxEmployees) {
 		q.MaxEmployees = hi
 	}
-	q.SizeWords = append(q.SizeWords, word)
+	q.SizePhrases = append(q.SizePhrases, word)
 }
 
 // Filters renders the countries and categories in the searchCompanies filter
@@ -103,17 +105,23 @@ var (
 func (q *Query) takeEmployeeRanges(text string) string {
 	text = replaceAll(betweenRE, text, func(m []string) {
 		q.MinEmployees, q.MaxEmployees = parseNumber(m[1]), parseNumber(m[2])
+		q.sizePhrase(m)
 	})
 	text = replaceAll(rangeRE, text, func(m []string) {
 		q.MinEmployees, q.MaxEmployees = parseNumber(m[1]), parseNumber(m[2])
+		q.sizePhrase(m)
 	})
-	text = replaceAll(plusRE, text, func(m []string) { q.MinEmployees = parseNumber(m[1]) })
+	text = replaceAll(plusRE, text, func(m []string) {
+		q.MinEmployees = parseNumber(m[1])
+		q.sizePhrase(m)
+	})
 	text = replaceAll(moreRE, text, func(m []string) {
 		n := parseNumber(m[2])
 		if !strings.HasPrefix(m[1], "at least") && !strings.HasPrefix(m[1], "no ") && m[1] != ">=" {
 			n++ // "more than 500" excludes 500
 		}
 		q.MinEmployees = n
+		q.sizePhrase(m)
 	})
 	text = replaceAll(lessRE, text, func(m []string) {
 		n := parseNumber(m[2])
@@ -121,6 +129,7 @@ func (q *Query) takeEmployeeRanges(text string) string {
 			n-- // "fewer than 200" excludes 200
 		}
 		q.MaxEmployees = max(n, 1)
+		q.sizePhrase(m)
 	})
 	if q.MinEmployees != 0 && q.MaxEmployees != 0 && q.MinEmployees > q.MaxEmployees {
 		q.MinEmployees, q.MaxEmployees = q.MaxEmployees, q.MinEmployees
@@ -156,6 +165,11 @@ func replaceAll(re *regexp.Regexp, text string, f func([]string)) string {
 		f(re.FindStringSubmatch(s))
 		return " "
 	})
+}
+
+// sizePhrase records a numeric head-count phrase for the summary.
+func (q *Query) sizePhrase(m []string) {
+	q.SizePhrases = append(q.SizePhrases, strings.Join(strings.Fields(m[0]), " "))
 }
 
 // parseNumber reads 500, 1,000 and 2k (2000, 2.5k = 2500).

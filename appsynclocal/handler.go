@@ -1,0 +1,163 @@
+package appsynclocal
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/companyintel/mcp-server/appsynclocal/graph"
+)
+
+// maxRequestBody bounds a GraphQL request, far above any real one.
+const maxRequestBody = 1 << 20
+
+// serveGraphQL is the AppSync endpoint: read, authenticate, apply faults,
+// execute, answer.
+func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w.Header().Set("x-amzn-RequestId", requestID())
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeErrors(w, http.StatusMethodNotAllowed, errorMalformedRequest, "Only POST is supported: send the GraphQL request as a JSON body.")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+	if err != nil {
+		writeErrors(w, http.StatusRequestEntityTooLarge, errorMalformedRequest, "The request body is larger than 1 MiB.")
+		return
+	}
+	var params graphql.RawParams
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&params); err != nil || params.Query == "" {
+		writeErrors(w, http.StatusBadRequest, errorMalformedRequest,
+			`The request body is not a GraphQL request: send JSON such as {"query":"{ getCompany(id:\"cmp_000001\") { name } }"}.`)
+		return
+	}
+	id, err := authenticate(b.auths, r, body)
+	if err != nil {
+		writeErrors(w, http.StatusUnauthorized, "UnauthorizedException", err.Error())
+		b.log.Debug("request refused", "reason", err.Error())
+		return
+	}
+
+	op := operationName(&params)
+	p := b.faults.take(op)
+	if p.delay > 0 && !sleep(r.Context(), p.delay) {
+		return // the caller gave up while we were slow, as intended
+	}
+	if p.answer != nil && (p.answer.Kind == FaultHTTP || p.answer.Kind == FaultThrottle) {
+		writeFaultAnswer(w, p.answer)
+		b.log.Info("fault injected", "operation", op, "fault", p.answer.String())
+		return
+	}
+
+	ctx := context.WithValue(r.Context(), identityKey{}, id)
+	ctx = graph.WithOwner(ctx, id.Subject)
+	var partial *partialState
+	if p.answer != nil && p.answer.Kind == FaultPartial {
+		ctx, partial = withPartial(ctx, p.answer.Field)
+	}
+	status, answer := b.execute(ctx, &params, partial)
+	out, err := json.Marshal(answer)
+	if err != nil {
+		writeErrors(w, http.StatusInternalServerError, graph.TypeInternal, "The answer could not be encoded.")
+		return
+	}
+	if p.answer != nil && p.answer.Kind == FaultMalformed {
+		out = out[:len(out)/2] // a connection cut mid-answer
+	}
+	if p.answer != nil {
+		b.log.Info("fault injected", "operation", op, "fault", p.answer.String())
+	}
+	writeBody(w, status, out)
+	b.log.Debug("request", "operation", op, "method", id.Method, "status", status, "duration", time.Since(start).String())
+}
+
+// execute runs one operation and returns the HTTP status and the answer.
+// Requests that fail to parse or validate get 400, as AppSync answers them;
+// executed requests get 200 whatever their errors.
+func (b *Backend) execute(ctx context.Context, params *graphql.RawParams, partial *partialState) (int, wireResponse) {
+	ctx = graphql.StartOperationTrace(ctx)
+	now := graphql.Now()
+	params.ReadTime = graphql.TraceTiming{Start: now, End: now}
+	opCtx, errs := b.exec.CreateOperationContext(ctx, params)
+	if errs != nil {
+		resp := b.exec.DispatchError(graphql.WithOperationContext(ctx, opCtx), errs)
+		return http.StatusBadRequest, toWire(resp, false)
+	}
+	if opCtx.Operation.Operation == ast.Subscription {
+		return http.StatusBadRequest, wireResponse{Errors: []wireError{{
+			ErrorType: errorMalformedRequest,
+			Message:   "Subscriptions are not served by this backend.",
+		}}}
+	}
+	handler, ctx := b.exec.DispatchOperation(ctx, opCtx)
+	resp := handler(ctx)
+	if resp == nil { // the request was cancelled
+		return http.StatusOK, wireResponse{Data: json.RawMessage("null")}
+	}
+	answer := toWire(resp, true)
+	if partial != nil && !partial.done.Load() {
+		// The selection had no field the fault could fail without losing all
+		// data; report the failure on the first root field instead.
+		answer.Errors = append(answer.Errors, wireError{
+			ErrorType: errorResolverFailed,
+			Message:   "A resolver failed (injected fault).",
+			Path:      []any{firstRootKey(opCtx.Operation)},
+		})
+	}
+	return http.StatusOK, answer
+}
+
+// operationName is the request's operation name, for scoping faults: the
+// one given, or the name of the document's only operation.
+func operationName(p *graphql.RawParams) string {
+	if p.OperationName != "" {
+		return p.OperationName
+	}
+	doc, err := parser.ParseQuery(&ast.Source{Input: p.Query})
+	if err != nil || len(doc.Operations) != 1 {
+		return ""
+	}
+	return doc.Operations[0].Name
+}
+
+// firstRootKey is the response key of an operation's first field.
+func firstRootKey(op *ast.OperationDefinition) string {
+	for _, sel := range op.SelectionSet {
+		if f, ok := sel.(*ast.Field); ok {
+			return f.Alias
+		}
+	}
+	return ""
+}
+
+// sleep waits d, or until ctx ends; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// requestID makes an x-amzn-RequestId, which AppSync sends on every answer.
+func requestID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,111 @@
+// Command appsync-local serves the embedded AppSync-compatible backend
+// (package appsynclocal) on a local address, for demos, CI and end-to-end
+// tests that cannot reach AWS.
+//
+//	appsync-local [--listen 127.0.0.1:8787] [--api-key KEY] [--data-dir DIR]
+//	              [--companies N] [--seed S] [--job-delay 2s]
+//	              [--fault SPEC]... [--verbose]
+//
+// The first log line gives the endpoint and the API key; a copyable curl
+// follows. The first start with a given size and seed builds the database
+// (about 1 s for 20,000 companies, 30 s for 1,000,000); later starts reuse it.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/companyintel/mcp-server/appsynclocal"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "appsync-local:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("appsync-local", flag.ContinueOnError)
+	listen := fs.String("listen", "127.0.0.1:8787", "address to serve on")
+	apiKey := fs.String("api-key", "", "API key callers must send in x-api-key (generated and printed when empty)")
+	dataDir := fs.String("data-dir", defaultDataDir(), "directory for the databases")
+	companies := fs.Int("companies", appsynclocal.DefaultCompanies, "number of synthetic companies")
+	seed := fs.Int64("seed", appsynclocal.DefaultSeed, "data-set seed")
+	jobDelay := fs.Duration("job-delay", appsynclocal.DefaultJobDelay, "how long email-discovery jobs stay PENDING (0: complete at once)")
+	verbose := fs.Bool("verbose", false, "log every request")
+	var faults []appsynclocal.Fault
+	fs.Func("fault", "inject a fault (repeatable): latency=250ms | http=502 | throttle=2s | malformed | partial[=Type.field], "+
+		"then optionally ,op=<OperationName> and ,next=<N>", func(spec string) error {
+		f, err := appsynclocal.ParseFault(spec)
+		faults = append(faults, f)
+		return err
+	})
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	if *apiKey == "" {
+		*apiKey = appsynclocal.GenerateAPIKey()
+	}
+
+	// Listen first, so the first line can give the real address before a
+	// database build that may take a while.
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String() + "/graphql"
+	log.Info("appsync-local: POST GraphQL to "+url+" with header x-api-key", "url", url, "api_key", *apiKey)
+	fmt.Fprintf(os.Stderr, "  try: curl -H 'x-api-key: %s' -d '{\"query\":\"{ searchCompanies(keyword:\\\"robotics\\\"){ total items { name } } }\"}' %s\n", *apiKey, url)
+
+	b, err := appsynclocal.New(appsynclocal.Config{
+		DataDir:   *dataDir,
+		Companies: *companies,
+		Seed:      *seed,
+		APIKey:    *apiKey,
+		JobDelay:  *jobDelay,
+		Logger:    log,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	for _, f := range faults {
+		if err := b.Faults().Add(f); err != nil {
+			b.Close()
+			ln.Close()
+			return err
+		}
+		log.Info("fault switched on", "fault", f.String())
+	}
+	srv := appsynclocal.ServeBackend(b, ln)
+	log.Info("ready", "companies", *companies, "seed", *seed, "data_dir", *dataDir, "faults", "POST /__faults from loopback")
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	log.Info("shutting down")
+	return srv.Close()
+}
+
+// defaultDataDir is the per-user cache directory, so a database built once
+// is reused by every later start.
+func defaultDataDir() string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "appsync-local")
+	}
+	return filepath.Join(os.TempDir(), "appsync-local")
+}
