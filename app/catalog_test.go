@@ -1,0 +1,180 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/graphql/graphqltest"
+	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// modernMeta is the per-request _meta of protocol 2026-07-28, which needs no
+// initialize handshake.
+const modernMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"}}`
+
+var update = flag.Bool("update", false, "rewrite testdata/toolsnaps from the current catalogue")
+
+// testServer builds the server as a client sees it, over mocks that fail on
+// any backend call.
+func testServer(t *testing.T, m Mutations, hide bool) (*server.MCPServer, Counts) {
+	t.Helper()
+	return NewMCPServer(Parts{
+		Reader:       &graphqltest.Reader{},
+		Writer:       &graphqltest.Writer{},
+		Mutations:    m,
+		HideDisabled: hide,
+		Limiter:      ratelimit.New(ratelimit.Defaults()),
+		Runtime:      tools.Runtime{Logger: discardLogger()},
+		Version:      "test",
+	})
+}
+
+// listTools sends tools/list through the server's message handler, exactly
+// as a client's request arrives.
+func listTools(t *testing.T, s *server.MCPServer) []map[string]any {
+	t.Helper()
+	resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":`+modernMeta+`}}`))
+	b, err := json.Marshal(resp)
+	require.NoError(t, err)
+	var out struct {
+		Result struct {
+			Tools []map[string]any `json:"tools"`
+		} `json:"result"`
+		Error any `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(b, &out))
+	require.Nil(t, out.Error, "tools/list failed: %s", b)
+	return out.Result.Tools
+}
+
+func TestCatalogueMatchesSnapshots(t *testing.T) {
+	s, counts := testServer(t, Mutations{}, false)
+	assert.Equal(t, Counts{Tools: 9, Resources: 2, Prompts: 2}, counts)
+	for _, tool := range listTools(t, s) {
+		name := tool["name"].(string)
+		t.Run(name, func(t *testing.T) {
+			got, err := json.MarshalIndent(tool, "", "  ") // map keys marshal sorted
+			require.NoError(t, err)
+			got = append(got, '\n')
+			path := filepath.Join("testdata", "toolsnaps", name+".json")
+			if *update {
+				require.NoError(t, os.WriteFile(path, got, 0o644))
+				return
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "no snapshot for %s: run go test ./app -run TestCatalogue -update and review the diff", name)
+			assert.Equal(t, string(want), string(got), "%s changed: review, then go test ./app -run TestCatalogue -update", name)
+		})
+	}
+}
+
+func TestEveryToolStatesItsContract(t *testing.T) {
+	s, _ := testServer(t, Mutations{}, false)
+	for _, tool := range listTools(t, s) {
+		name := tool["name"].(string)
+		t.Run(name, func(t *testing.T) {
+			ann := tool["annotations"].(map[string]any)
+			for _, hint := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+				assert.Contains(t, ann, hint)
+			}
+			assert.Equal(t, false, ann["destructiveHint"], "no tool here destroys anything")
+			assert.Equal(t, !slices.Contains(WriteTools, name), ann["readOnlyHint"])
+
+			assert.GreaterOrEqual(t, len(tool["description"].(string)), 80, "descriptions are production text")
+			in := tool["inputSchema"].(map[string]any)
+			assert.Equal(t, false, in["additionalProperties"])
+			for prop, p := range in["properties"].(map[string]any) {
+				assert.NotEmpty(t, p.(map[string]any)["description"], "argument %s has no description", prop)
+			}
+			out, ok := tool["outputSchema"].(map[string]any)
+			require.True(t, ok, "no outputSchema")
+			assert.NotEmpty(t, out["properties"])
+		})
+	}
+}
+
+func TestDisabledWriteToolsAreListedOrHidden(t *testing.T) {
+	names := func(ts []map[string]any) (out []string) {
+		for _, tool := range ts {
+			out = append(out, tool["name"].(string))
+		}
+		return out
+	}
+	s, counts := testServer(t, Mutations{}, true)
+	assert.Equal(t, 6, counts.Tools)
+	assert.NotContains(t, names(listTools(t, s)), "create_collection")
+
+	only, err := ParseMutations("create_collection")
+	require.NoError(t, err)
+	s, counts = testServer(t, only, true)
+	assert.Equal(t, 7, counts.Tools)
+	assert.Contains(t, names(listTools(t, s)), "create_collection")
+
+	s, _ = testServer(t, Mutations{}, false)
+	for _, tool := range listTools(t, s) {
+		if slices.Contains(WriteTools, tool["name"].(string)) {
+			assert.Contains(t, tool["description"], "DISABLED ON THIS SERVER")
+		}
+	}
+}
+
+func TestHiddenToolIsAnUnknownTool(t *testing.T) {
+	s, _ := testServer(t, Mutations{}, true)
+	msg := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_collection","arguments":{"name":"x"},"_meta":` + modernMeta + `}}`
+	b, err := json.Marshal(s.HandleMessage(context.Background(), json.RawMessage(msg)))
+	require.NoError(t, err)
+	var resp struct {
+		Error struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(b, &resp))
+	assert.Equal(t, mcp.INVALID_PARAMS, resp.Error.Code, "%s", b)
+}
+
+func TestParseMutations(t *testing.T) {
+	m, err := ParseMutations("")
+	require.NoError(t, err)
+	assert.False(t, m.Any())
+	m, err = ParseMutations("true")
+	require.NoError(t, err)
+	assert.Equal(t, WriteTools, m.Enabled())
+	m, err = ParseMutations("create_collection, add_to_collection")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"create_collection", "add_to_collection"}, m.Enabled())
+	_, err = ParseMutations("create_colection")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown write tool "create_colection"`)
+	assert.Contains(t, err.Error(), "request_email_discovery")
+}
+
+func TestParseConfigFlagsOverEnvironment(t *testing.T) {
+	env := map[string]string{"APPSYNC_ENDPOINT": "https://env.example/graphql", "ALLOW_MUTATIONS": "true", "RATE_LIMITS": "ai_search=2/m"}
+	var usage bytes.Buffer
+	c, err := ParseConfig([]string{"--endpoint", "https://flag.example/graphql", "--allow-mutations=create_collection", "--rate-limit", "search_companies=100/m"},
+		func(k string) string { return env[k] }, &usage)
+	require.NoError(t, err)
+	assert.Equal(t, "https://flag.example/graphql", c.Endpoint)
+	assert.Equal(t, []string{"create_collection"}, c.Mutations.Enabled())
+	assert.Equal(t, []string{"ai_search=2/m", "search_companies=100/m"}, c.RateLimits)
+
+	_, err = ParseConfig([]string{"--allow-mutations"}, func(string) string { return "" }, &usage)
+	require.Error(t, err, "no endpoint and no --embedded")
+	c, err = ParseConfig([]string{"--embedded", "--allow-mutations"}, func(string) string { return "" }, &usage)
+	require.NoError(t, err)
+	assert.True(t, c.Mutations.Any())
+	_, err = ParseConfig([]string{"--embedded", "--auth", "kerberos"}, func(string) string { return "" }, &usage)
+	require.ErrorContains(t, err, "kerberos")
+}

@@ -1,0 +1,109 @@
+package app
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/companyintel/mcp-server/auth"
+)
+
+// Config is the server's configuration, from flags and the environment.
+type Config struct {
+	// Endpoint is the AppSync GraphQL URL (--endpoint, APPSYNC_ENDPOINT).
+	Endpoint string
+	// Embedded starts the local backend in-process and uses it (--embedded).
+	Embedded bool
+	// DataDir and Companies configure the embedded backend's data set.
+	DataDir   string
+	Companies int
+	// Auth forces one auth method (--auth); empty walks the chain.
+	Auth auth.Method
+	// Mutations says which write tools are enabled (--allow-mutations).
+	Mutations Mutations
+	// HideDisabledTools leaves disabled write tools out of tools/list.
+	HideDisabledTools bool
+	// RateLimits are TOOL=LIMIT specs (--rate-limit, RATE_LIMITS) over the defaults.
+	RateLimits []string
+	// Timeout bounds each backend call (--timeout).
+	Timeout time.Duration
+	// LogFormat is text or json; LogLevel a slog level name.
+	LogFormat, LogLevel string
+	// ValidateOutput checks results against their outputSchema (tests).
+	ValidateOutput bool
+}
+
+// repeated is a flag that may be given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
+
+// ParseConfig reads flags from args, with the environment (through getenv)
+// as the fallback for each. A flag given explicitly wins over the environment.
+// Usage and errors go to usage.
+func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("mcp-server", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	var c Config
+	var rateLimits repeated
+	var authFlag string
+	fs.StringVar(&c.Endpoint, "endpoint", getenv("APPSYNC_ENDPOINT"), "AppSync GraphQL URL (env APPSYNC_ENDPOINT)")
+	fs.BoolVar(&c.Embedded, "embedded", envBool(getenv("MCP_EMBEDDED")), "start the embedded local backend in-process and use it (a complete demo)")
+	fs.StringVar(&c.DataDir, "data-dir", getenv("MCP_DATA_DIR"), "embedded backend: where its database lives (default: the user cache dir)")
+	fs.IntVar(&c.Companies, "companies", envInt(getenv("MCP_COMPANIES")), "embedded backend: how many synthetic companies (default 20000)")
+	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
+	if err := c.Mutations.Set(getenv("ALLOW_MUTATIONS")); err != nil {
+		return c, fmt.Errorf("ALLOW_MUTATIONS: %w", err)
+	}
+	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(WriteTools, ", ")+" (env ALLOW_MUTATIONS)")
+	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", envBool(getenv("HIDE_DISABLED_TOOLS")), "leave disabled write tools out of tools/list")
+	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
+	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
+	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
+	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q; flags start with --", fs.Arg(0))
+	}
+	if env := getenv("RATE_LIMITS"); env != "" {
+		c.RateLimits = append(c.RateLimits, env)
+	}
+	c.RateLimits = append(c.RateLimits, rateLimits...)
+	switch m := auth.Method(strings.ToLower(authFlag)); m {
+	case "", auth.OIDC, auth.SigV4, auth.APIKey:
+		c.Auth = m
+	default:
+		return c, fmt.Errorf("--auth: %q is not oidc, sigv4 or apikey", authFlag)
+	}
+	if !c.Embedded && c.Endpoint == "" {
+		return c, errors.New("no backend: set --endpoint (or APPSYNC_ENDPOINT) to the AppSync GraphQL URL, or use --embedded for the local demo backend")
+	}
+	if c.Embedded && c.Endpoint != "" {
+		return c, errors.New("--embedded and --endpoint exclude each other: the embedded backend chooses its own endpoint")
+	}
+	return c, nil
+}
+
+func envOr(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func envBool(v string) bool {
+	b, _ := strconv.ParseBool(v)
+	return b
+}
+
+func envInt(v string) int {
+	n, _ := strconv.Atoi(v)
+	return n
+}

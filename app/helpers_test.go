@@ -1,0 +1,5 @@
+package app
+
+import "log/slog"
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

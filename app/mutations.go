@@ -1,0 +1,88 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// WriteTools are the names --allow-mutations accepts.
+var WriteTools = []string{"create_collection", "add_to_collection", "request_email_discovery"}
+
+// Mutations is the --allow-mutations setting: which write tools are enabled.
+// As a flag it is boolean-or-list: "--allow-mutations" enables all three,
+// "--allow-mutations=create_collection,add_to_collection" only those named,
+// and "--allow-mutations=false" none.
+type Mutations struct {
+	enabled map[string]bool
+}
+
+// ParseMutations reads the setting's value. An unknown tool name is an error
+// that lists the valid names, so a typo stops start-up instead of leaving a
+// tool silently disabled.
+func ParseMutations(s string) (Mutations, error) {
+	m := Mutations{enabled: map[string]bool{}}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "false", "0", "no", "none", "off":
+		return m, nil
+	case "true", "1", "yes", "all", "on":
+		for _, t := range WriteTools {
+			m.enabled[t] = true
+		}
+		return m, nil
+	}
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if !slices.Contains(WriteTools, name) {
+			return Mutations{}, fmt.Errorf("--allow-mutations: unknown write tool %q; valid names are %s (or no value for all)",
+				name, strings.Join(WriteTools, ", "))
+		}
+		m.enabled[name] = true
+	}
+	return m, nil
+}
+
+// Allowed reports whether the write tool is enabled.
+func (m Mutations) Allowed(tool string) bool { return m.enabled[tool] }
+
+// Any reports whether any write tool is enabled; the start-up line's
+// mutations= field shows it.
+func (m Mutations) Any() bool { return len(m.enabled) > 0 }
+
+// Enabled lists the enabled write tools in catalogue order.
+func (m Mutations) Enabled() []string {
+	var out []string
+	for _, t := range WriteTools {
+		if m.enabled[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// String renders the setting as the flag would take it.
+func (m Mutations) String() string {
+	switch n := len(m.enabled); {
+	case n == 0:
+		return "false"
+	case n == len(WriteTools):
+		return "true"
+	}
+	return strings.Join(m.Enabled(), ",")
+}
+
+// Set implements flag.Value.
+func (m *Mutations) Set(s string) error {
+	parsed, err := ParseMutations(s)
+	if err != nil {
+		return err
+	}
+	*m = parsed
+	return nil
+}
+
+// IsBoolFlag lets the flag be given without a value.
+func (m *Mutations) IsBoolFlag() bool { return true }

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// prompts returns the two workflows this server is built for. writesOn says
+// whether the write tools are enabled, so a prompt never steers a model into
+// a call that will be refused.
+func prompts(writesOn func(tool string) bool) []server.ServerPrompt {
+	return []server.ServerPrompt{
+		{
+			Prompt: mcp.NewPrompt("research_company",
+				mcp.WithPromptTitle("Research one company"),
+				mcp.WithPromptDescription("Build a short brief on one company: profile, peers, and contacts if email discovery is enabled."),
+				mcp.WithArgument("company", mcp.RequiredArgument(),
+					mcp.ArgumentDescription("The company's name, domain or id (cmp_…).")),
+				mcp.WithArgument("focus", mcp.ArgumentDescription("Optional: what the brief is for, e.g. \"a sales call about logistics software\".")),
+			),
+			Handler: func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				company := strings.TrimSpace(req.Params.Arguments["company"])
+				if company == "" {
+					return nil, fmt.Errorf("argument company is required: the company's name, domain or id")
+				}
+				var b strings.Builder
+				fmt.Fprintf(&b, "Research the company %q", company)
+				if focus := strings.TrimSpace(req.Params.Arguments["focus"]); focus != "" {
+					fmt.Fprintf(&b, " for this purpose: %s", focus)
+				}
+				b.WriteString(".\n\nSteps:\n")
+				b.WriteString("1. If it is an id (cmp_…), call get_company. Otherwise call search_companies with the name as query and pick the best match; say which one you chose and why if several are close.\n")
+				b.WriteString("2. Summarise: what it does, where, size (employee_count), age (founded_year), categories, website.\n")
+				b.WriteString("3. Find 3-5 peers with search_companies using its main category and country; list them with one line each.\n")
+				if writesOn("request_email_discovery") {
+					b.WriteString("4. If the purpose needs contacts and the profile has none, call request_email_discovery once with the relevant roles, then get_company later to read them.\n")
+				} else {
+					b.WriteString("4. List any contacts already on the profile. Email discovery is disabled on this server: do not call request_email_discovery.\n")
+				}
+				b.WriteString("Quote ids so the user can follow up. If a tool answers isError, report its message instead of guessing.")
+				return mcp.NewGetPromptResult("Research "+company,
+					[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(b.String()))}), nil
+			},
+		},
+		{
+			Prompt: mcp.NewPrompt("build_prospect_list",
+				mcp.WithPromptTitle("Build a prospect list"),
+				mcp.WithPromptDescription("Find companies matching a description and save them into a named collection."),
+				mcp.WithArgument("description", mcp.RequiredArgument(),
+					mcp.ArgumentDescription("Who to find, e.g. \"fintech startups in Germany with 20-200 employees\".")),
+				mcp.WithArgument("collection_name", mcp.RequiredArgument(),
+					mcp.ArgumentDescription("The collection to save them in; reused if it already exists.")),
+				mcp.WithArgument("size", mcp.ArgumentDescription("How many companies to aim for; default 25, at most 50.")),
+			),
+			Handler: func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				desc := strings.TrimSpace(req.Params.Arguments["description"])
+				name := strings.TrimSpace(req.Params.Arguments["collection_name"])
+				if desc == "" || name == "" {
+					return nil, fmt.Errorf("arguments description and collection_name are required")
+				}
+				size := strings.TrimSpace(req.Params.Arguments["size"])
+				if size == "" {
+					size = "25"
+				}
+				var b strings.Builder
+				fmt.Fprintf(&b, "Build a list of about %s companies matching: %s.\n\nSteps:\n", size, desc)
+				b.WriteString("1. Read the companies://filters resource for exact country and category names.\n")
+				b.WriteString("2. Call ai_search with the description once and check its interpretation; then use search_companies with explicit filters (and cursor for more pages) to gather candidates. ai_search is rate limited: do not loop on it.\n")
+				b.WriteString("3. Drop poor fits and say briefly why.\n")
+				if writesOn("create_collection") && writesOn("add_to_collection") {
+					fmt.Fprintf(&b, "4. Call create_collection with name %q (it returns the existing one if it is there), then add_to_collection with the chosen ids in batches of at most 50.\n", name)
+					b.WriteString("5. Report what was added, already present and not found.\n")
+				} else {
+					fmt.Fprintf(&b, "4. Writes are disabled on this server, so the collection %q cannot be created here: present the list (name, id, country, size, why it fits) so the user can save it elsewhere.\n", name)
+				}
+				return mcp.NewGetPromptResult("Prospect list: "+name,
+					[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(b.String()))}), nil
+			},
+		},
+	}
+}

@@ -1,0 +1,137 @@
+package app
+
+import (
+	"slices"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/read"
+	"github.com/companyintel/mcp-server/tools/write"
+)
+
+// Parts are what the MCP server is assembled from.
+type Parts struct {
+	// Reader and Writer reach the backend. Read tools get only the Reader.
+	Reader graphql.Reader
+	Writer graphql.Writer
+	// Mutations says which write tools are enabled.
+	Mutations Mutations
+	// HideDisabled leaves disabled write tools out of the catalogue, so that
+	// calling one is an unknown tool.
+	HideDisabled bool
+	// Limiter holds the per-tool rate limits.
+	Limiter *ratelimit.Limiter
+	// Runtime is the tool pipeline's runtime (logger, hint, timeout); its
+	// Limiter is set from Limiter.
+	Runtime tools.Runtime
+	// Transport names the transport for the status resource.
+	Transport string
+	// Auth reports the credentials in use, read at each status request so
+	// that a refreshed token's expiry shows.
+	Auth func() auth.Status
+	// Version is the server's version.
+	Version string
+	// ValidateOutput checks every result against its tool's outputSchema.
+	// It costs a little per call; tests turn it on.
+	ValidateOutput bool
+}
+
+// Counts are what was registered, for the start-up line.
+type Counts struct {
+	Tools, Resources, Prompts int
+}
+
+// instructions tell a model how the tools fit together, once per session.
+const instructions = "Company intelligence over a catalogue of company profiles. " +
+	"Find companies with search_companies (keywords and filters) or ai_search (plain English, rate limited); " +
+	"read profiles with get_company or get_companies_batch; keep lists in collections (list_collections, get_collection_items). " +
+	"Write tools (create_collection, add_to_collection, request_email_discovery) may be disabled here: the companies://server/status resource says. " +
+	"Failed calls answer isError with error.code; rate_limited and backend_timeout carry retry advice."
+
+// NewMCPServer assembles the tools, resources and prompts into an MCP server.
+func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
+	opts := []server.ServerOption{
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
+		server.WithInstructions(instructions),
+	}
+	if p.ValidateOutput {
+		opts = append(opts, server.WithOutputSchemaValidation())
+	}
+	s := server.NewMCPServer("company-intel-mcp", p.Version, opts...)
+
+	rt := p.Runtime
+	if p.Limiter != nil {
+		rt.Limiter = p.Limiter
+	}
+	catalogue := append(read.Tools(p.Reader), write.Tools(write.Deps{Writer: p.Writer, Allowed: p.Mutations.Allowed})...)
+	var served []server.ServerTool
+	for _, t := range catalogue {
+		if p.HideDisabled && isWrite(t.Name()) && !p.Mutations.Allowed(t.Name()) {
+			continue
+		}
+		if p.Limiter != nil {
+			if d := p.Limiter.Describe(t.Name()); d != "" {
+				t = t.WithNote("Rate limit: " + d + "; a refusal says when to retry.")
+			}
+		}
+		served = append(served, rt.ServerTool(t))
+	}
+	s.AddTools(served...)
+
+	status := Status{Version: p.Version, Transport: p.Transport}
+	for _, t := range served {
+		status.Tools = append(status.Tools, t.Tool.Name)
+	}
+	status.Mutations = MutationStatus{Enabled: p.Mutations.Any(), EnabledTools: p.Mutations.Enabled()}
+	if status.Mutations.EnabledTools == nil {
+		status.Mutations.EnabledTools = []string{}
+	}
+	if len(status.Mutations.EnabledTools) < len(WriteTools) {
+		status.Mutations.HowToEnable = "start the server with --allow-mutations (all) or --allow-mutations=create_collection,add_to_collection"
+	}
+	status.RateLimits = map[string]string{}
+	if p.Limiter != nil {
+		for _, t := range catalogue {
+			if l := p.Limiter.Limit(t.Name()); !l.Unlimited() {
+				status.RateLimits[t.Name()] = l.String()
+			}
+		}
+	}
+	status.Limits = map[string]string{
+		"search_companies.limit":        "1-100, default 20",
+		"ai_search.limit":               "1-50, default 10",
+		"get_companies_batch.ids":       "1-50 after de-duplication",
+		"add_to_collection.company_ids": "1-50 after de-duplication",
+		"list_collections.limit":        "1-100, default 20",
+		"get_collection_items.limit":    "1-100, default 20",
+	}
+	res := resources(p.Reader, func() Status {
+		st := status
+		if p.Auth != nil {
+			st.Auth = p.Auth()
+		}
+		return st
+	})
+	s.AddResources(res...)
+	pr := prompts(p.Mutations.Allowed)
+	s.AddPrompts(pr...)
+
+	return s, Counts{Tools: len(s.ListTools()), Resources: len(s.ListResources()), Prompts: len(s.ListPrompts())}
+}
+
+func isWrite(name string) bool { return slices.Contains(WriteTools, name) }
+
+// ToolNames lists every tool this server can serve, in catalogue order.
+func ToolNames() []string {
+	var names []string
+	for _, t := range append(read.Tools(nil), write.Tools(write.Deps{})...) {
+		names = append(names, t.Name())
+	}
+	return names
+}

@@ -1,0 +1,35 @@
+// Command server is the company-intelligence MCP server. It speaks MCP over
+// stdio: protocol on stdout, logs on stderr.
+//
+//	server --embedded                       # demo against the built-in backend
+//	server --endpoint https://….appsync-api.eu-west-1.amazonaws.com/graphql
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/companyintel/mcp-server/app"
+)
+
+func main() {
+	cfg, err := app.ParseConfig(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcp-server:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := app.Run(ctx, cfg, app.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "mcp-server:", err)
+		os.Exit(1)
+	}
+}
