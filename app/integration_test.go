@@ -1,0 +1,342 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/country"
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// These tests run every tool against the embedded backend over real HTTP:
+// the generated client, the backend's auth, its errors and its faults.
+
+var (
+	backendOnce sync.Once
+	backendSrv  *appsynclocal.Server
+	backendErr  error
+	backendDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if backendSrv != nil {
+		backendSrv.Close()
+	}
+	if backendDir != "" {
+		os.RemoveAll(backendDir)
+	}
+	os.Exit(code)
+}
+
+// backend starts one small backend for the package: 2,000 companies, email
+// jobs that complete at once, and a header naming the user in place of an
+// OIDC token (the auth tests exercise real tokens).
+func backend(t *testing.T) *appsynclocal.Server {
+	t.Helper()
+	backendOnce.Do(func() {
+		backendDir, backendErr = os.MkdirTemp("", "app-integration-")
+		if backendErr != nil {
+			return
+		}
+		backendSrv, backendErr = appsynclocal.Start(appsynclocal.Config{
+			DataDir:        backendDir,
+			Companies:      2000,
+			Authenticators: []appsynclocal.Authenticator{appsynclocal.StaticAuthenticator{}},
+		}, "127.0.0.1:0")
+	})
+	require.NoError(t, backendErr)
+	return backendSrv
+}
+
+// headers adds fixed headers to each request.
+type headers struct {
+	h    map[string]string
+	base http.RoundTripper
+}
+
+func (t headers) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range t.h {
+		r.Header.Set(k, v)
+	}
+	return t.base.RoundTrip(r)
+}
+
+// session is an MCP server wired to the backend as one user.
+type session struct {
+	t      *testing.T
+	s      *server.MCPServer
+	caller tools.Caller
+}
+
+func newSession(t *testing.T, hdrs map[string]string, timeout time.Duration) *session {
+	srv := backend(t)
+	client := graphql.NewClient(srv.URL(), &http.Client{Transport: headers{hdrs, http.DefaultTransport}}, timeout)
+	all, err := ParseMutations("true")
+	require.NoError(t, err)
+	s, _ := NewMCPServer(Parts{
+		Reader:         graphql.NewReader(client),
+		Writer:         graphql.NewWriter(client),
+		Mutations:      all,
+		Limiter:        ratelimit.New(nil),
+		Runtime:        tools.Runtime{Logger: slog.New(slog.DiscardHandler)},
+		Version:        "test",
+		ValidateOutput: true,
+	})
+	return &session{t: t, s: s, caller: tools.Caller{ID: "it", AuthMethod: "oidc"}}
+}
+
+func asUser(t *testing.T, user string) *session {
+	return newSession(t, map[string]string{"x-test-user": user}, 0)
+}
+
+// rpc sends one request through the server, as a client's would arrive.
+func (s *session) rpc(method, params string) map[string]any {
+	s.t.Helper()
+	msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, strings.Replace(params, "{", `{"_meta":`+modernMeta+`,`, 1))
+	resp := s.s.HandleMessage(tools.WithCaller(context.Background(), s.caller), json.RawMessage(msg))
+	b, err := json.Marshal(resp)
+	require.NoError(s.t, err)
+	var out map[string]any
+	require.NoError(s.t, json.Unmarshal(b, &out))
+	require.Nil(s.t, out["error"], "%s failed: %s", method, b)
+	return out["result"].(map[string]any)
+}
+
+// call runs a tool and returns its structuredContent and isError.
+func (s *session) call(tool, args string) (map[string]any, bool) {
+	s.t.Helper()
+	res := s.rpc("tools/call", fmt.Sprintf(`{"name":%q,"arguments":%s}`, tool, args))
+	sc, _ := res["structuredContent"].(map[string]any)
+	isErr, _ := res["isError"].(bool)
+	return sc, isErr
+}
+
+func (s *session) ok(tool, args string) map[string]any {
+	s.t.Helper()
+	sc, isErr := s.call(tool, args)
+	require.False(s.t, isErr, "%s failed: %v", tool, sc["error"])
+	return sc
+}
+
+func (s *session) fails(tool, args, class string) map[string]any {
+	s.t.Helper()
+	sc, isErr := s.call(tool, args)
+	require.True(s.t, isErr, "%s succeeded: %v", tool, sc)
+	e := sc["error"].(map[string]any)
+	require.Equal(s.t, class, e["code"], "%v", e)
+	return e
+}
+
+func list(v any) []any { l, _ := v.([]any); return l }
+
+func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+func TestSearchByCountryCodeReturnsOnlyThatCountry(t *testing.T) {
+	s := asUser(t, "alice")
+	sc := s.ok("search_companies", `{"country":"US","limit":100}`)
+	companies := list(sc["companies"])
+	require.NotEmpty(t, companies)
+	assert.Greater(t, sc["total"], float64(len(companies)), "a 2,000-company set has more than 100 US companies")
+	for _, c := range companies {
+		assert.Equal(t, "United States", obj(c)["country"])
+		assert.Equal(t, "US", obj(c)["country_code"])
+	}
+	assert.Equal(t, []any{"countries;United States"}, sc["applied_filters"])
+
+	next := s.ok("search_companies", fmt.Sprintf(`{"country":"USA","limit":100,"cursor":%q}`, sc["next_cursor"]))
+	assert.NotEqual(t, obj(companies[0])["id"], obj(list(next["companies"])[0])["id"], "the cursor moves to the next page")
+}
+
+func TestSearchByKeywordAndCategory(t *testing.T) {
+	s := asUser(t, "alice")
+	sc := s.ok("search_companies", `{"categories":["Software"],"limit":5}`)
+	for _, c := range list(sc["companies"]) {
+		assert.Contains(t, obj(c)["categories"], "Software")
+	}
+	e := s.fails("search_companies", `{"categories":["No Such Category"]}`, "invalid_arguments")
+	assert.Contains(t, e["message"], `"categories;No Such Category"`, "the backend's own words")
+}
+
+func TestVocabularyAgreesWithCountryNormalisation(t *testing.T) {
+	s := asUser(t, "alice")
+	res := s.rpc("resources/read", `{"uri":"companies://filters"}`)
+	var v vocabulary
+	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &v))
+	require.NotEmpty(t, v.Countries)
+	require.NotEmpty(t, v.Categories)
+	for _, c := range v.Countries {
+		got, ok := country.ByAlpha2(c.Code)
+		if assert.True(t, ok, "backend country code %q", c.Code) {
+			assert.Equal(t, c.Name, got.Name, "the tool would send countries;%s, the backend knows %s", got.Name, c.Name)
+		}
+	}
+}
+
+func TestGetCompanyAndBatch(t *testing.T) {
+	s := asUser(t, "alice")
+	first := list(s.ok("search_companies", `{"query":"software","limit":3}`)["companies"])
+	require.Len(t, first, 3)
+	a, b := obj(first[0])["id"].(string), obj(first[1])["id"].(string)
+
+	sc := s.ok("get_company", fmt.Sprintf(`{"id":%q}`, a))
+	assert.Equal(t, a, obj(sc["company"])["id"])
+	s.fails("get_company", `{"id":"cmp_999999"}`, "not_found")
+
+	sc = s.ok("get_companies_batch", fmt.Sprintf(`{"ids":[%q,%q,%q,"cmp_999999"]}`, b, a, b))
+	got := list(sc["companies"])
+	require.Len(t, got, 2)
+	assert.Equal(t, b, obj(got[0])["id"], "order kept")
+	assert.Equal(t, a, obj(got[1])["id"])
+	assert.Equal(t, []any{b}, sc["duplicates_dropped"])
+	assert.Equal(t, []any{"cmp_999999"}, sc["not_found"])
+}
+
+func TestAiSearchInterprets(t *testing.T) {
+	s := asUser(t, "alice")
+	sc := s.ok("ai_search", `{"query":"software companies in Germany with over 100 employees","limit":5}`)
+	assert.Contains(t, sc["applied_filters"], "countries;Germany")
+	assert.NotEmpty(t, sc["interpretation"])
+	for _, c := range list(sc["companies"]) {
+		assert.Equal(t, "Germany", obj(c)["country"])
+		assert.GreaterOrEqual(t, obj(c)["employee_count"], float64(100))
+	}
+}
+
+func TestCollectionsLifecycle(t *testing.T) {
+	s := asUser(t, "bob-"+t.Name())
+	ids := list(s.ok("search_companies", `{"query":"logistics","limit":3}`)["companies"])
+	require.Len(t, ids, 3)
+	id0, id1 := obj(ids[0])["id"].(string), obj(ids[1])["id"].(string)
+
+	first := s.ok("create_collection", `{"name":"Shortlist","description":"for the demo"}`)
+	assert.Equal(t, true, first["created"])
+	again := s.ok("create_collection", `{"name":"Shortlist"}`)
+	assert.Equal(t, false, again["created"])
+	assert.Contains(t, again["note"], "already existed")
+	colID := obj(first["collection"])["id"].(string)
+	assert.Equal(t, colID, obj(again["collection"])["id"])
+
+	lists := s.ok("list_collections", `{}`)
+	assert.EqualValues(t, 1, lists["total"], "the same name twice leaves one collection")
+
+	add := s.ok("add_to_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q,%q]}`, colID, id0, id1))
+	assert.Equal(t, []any{id0, id1}, add["added"])
+	add = s.ok("add_to_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q,"cmp_999999",%q]}`, colID, id1, id1))
+	assert.Equal(t, []any{}, add["added"])
+	assert.Equal(t, []any{id1}, add["already_present"])
+	assert.Equal(t, []any{"cmp_999999"}, add["not_found"])
+	assert.Equal(t, []any{id1}, add["duplicates_dropped"])
+
+	items := s.ok("get_collection_items", fmt.Sprintf(`{"collection_id":%q,"limit":1}`, colID))
+	assert.EqualValues(t, 2, items["total"])
+	assert.Equal(t, id0, obj(obj(list(items["items"])[0])["company"])["id"], "in the order added")
+	require.NotEmpty(t, items["next_cursor"])
+	items = s.ok("get_collection_items", fmt.Sprintf(`{"collection_id":%q,"limit":1,"cursor":%q}`, colID, items["next_cursor"]))
+	assert.Equal(t, id1, obj(obj(list(items["items"])[0])["company"])["id"])
+
+	// Another user cannot see it.
+	other := asUser(t, "mallory-"+t.Name())
+	other.fails("get_collection_items", fmt.Sprintf(`{"collection_id":%q}`, colID), "not_found")
+	assert.EqualValues(t, 0, other.ok("list_collections", `{}`)["total"])
+}
+
+func TestEmailDiscoveryAttachesContacts(t *testing.T) {
+	s := asUser(t, "carol")
+	id := obj(list(s.ok("search_companies", `{"query":"software","limit":1}`)["companies"])[0])["id"].(string)
+	job := obj(s.ok("request_email_discovery", fmt.Sprintf(`{"company_id":%q,"roles":["CEO"]}`, id))["job"])
+	assert.Equal(t, id, job["company_id"])
+	assert.Contains(t, []any{"PENDING", "RUNNING", "COMPLETED"}, job["status"])
+	s.fails("request_email_discovery", `{"company_id":"cmp_999999"}`, "not_found")
+}
+
+func TestAPIKeyReadsCompaniesButNotCollections(t *testing.T) {
+	s := newSession(t, map[string]string{"x-api-key": backend(t).Backend().APIKey()}, 0)
+	s.ok("search_companies", `{"query":"software","limit":1}`)
+	e := s.fails("list_collections", `{}`, "unauthorized")
+	assert.Contains(t, e["message"], "Not Authorized to access listCollections on type Query")
+	assert.Contains(t, e["message"], "OIDC or IAM")
+
+	nobody := newSession(t, nil, 0)
+	e = nobody.fails("search_companies", `{"query":"x"}`, "unauthorized")
+	assert.EqualValues(t, 401, obj(e["backend"])["status"])
+}
+
+// Faults are injected per operation and for the next request only, so the
+// tests that share the backend do not see them.
+func TestBackendFaultsBecomeErrorClasses(t *testing.T) {
+	faults := backend(t).Backend().Faults()
+	tests := []struct {
+		name      string
+		fault     appsynclocal.Fault
+		timeout   time.Duration
+		class     string
+		retryable bool
+		check     func(t *testing.T, e map[string]any)
+	}{
+		{"latency past the deadline", appsynclocal.Latency(2 * time.Second), 200 * time.Millisecond, "backend_timeout", true, nil},
+		{"502 from a load balancer", appsynclocal.HTTPError(502), 0, "backend_error", true, func(t *testing.T, e map[string]any) {
+			assert.EqualValues(t, 502, obj(e["backend"])["status"])
+			assert.NotEmpty(t, obj(e["backend"])["body"])
+		}},
+		{"throttling", appsynclocal.Throttle(3 * time.Second), 0, "rate_limited", true, func(t *testing.T, e map[string]any) {
+			assert.EqualValues(t, 3, e["retry_after_s"])
+		}},
+		{"malformed body", appsynclocal.Malformed(), 0, "backend_error", true, func(t *testing.T, e map[string]any) {
+			assert.Contains(t, e["message"], "not a GraphQL response")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, faults.Add(tt.fault.For("SearchCompanies").ForNext(1)))
+			s := newSession(t, map[string]string{"x-test-user": "dave"}, tt.timeout)
+			e := s.fails("search_companies", `{"query":"software"}`, tt.class)
+			assert.Equal(t, tt.retryable, e["retryable"])
+			if tt.check != nil {
+				tt.check(t, e)
+			}
+		})
+	}
+}
+
+func TestPartialDataIsAnErrorThatKeepsTheData(t *testing.T) {
+	faults := backend(t).Backend().Faults()
+	require.NoError(t, faults.Add(appsynclocal.PartialError("Company.description").For("GetCompany").ForNext(1)))
+	s := asUser(t, "erin")
+	sc, isErr := s.call("get_company", `{"id":"cmp_000001"}`)
+	require.True(t, isErr)
+	e := obj(sc["error"])
+	assert.Equal(t, "backend_error", e["code"])
+	assert.NotEmpty(t, list(obj(e["backend"])["errors"]))
+	assert.Contains(t, e["message"], "partial data")
+}
+
+func TestPromptsAndStatus(t *testing.T) {
+	s := asUser(t, "alice")
+	for _, p := range []string{`{"name":"research_company","arguments":{"company":"cmp_000001"}}`,
+		`{"name":"build_prospect_list","arguments":{"description":"fintech in Germany","collection_name":"DE fintech"}}`} {
+		res := s.rpc("prompts/get", p)
+		assert.NotEmpty(t, list(res["messages"]))
+	}
+	res := s.rpc("resources/read", `{"uri":"companies://server/status"}`)
+	var st Status
+	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &st))
+	assert.True(t, st.Mutations.Enabled)
+	assert.Len(t, st.Tools, 9)
+}
