@@ -106,6 +106,14 @@ func TestRateLimitRefusalSaysWhenToRetry(t *testing.T) {
 	assert.EqualValues(t, 30, e["retry_after_s"])
 	assert.Equal(t, true, e["retryable"])
 	assert.Contains(t, tooltest.Text(t, res), "2 per minute")
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	require.Len(t, lines, 3, "one record per call")
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[2]), &rec))
+	assert.Equal(t, "WARN", rec["level"], "a refusal the caller caused")
+	assert.Equal(t, "rate_limited", rec["outcome"])
+	assert.Equal(t, "rate_limited", rec["error_class"])
+	assert.NotContains(t, rec, "result_bytes")
 
 	// A bad call is refused before the limiter, so it spends nothing.
 	now = now.Add(30 * time.Second)
