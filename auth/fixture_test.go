@@ -16,6 +16,7 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
+	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/appsynclocal/authn/authntest"
 	"github.com/companyintel/mcp-server/auth"
@@ -152,7 +153,7 @@ type worldOptions struct {
 	clients  []authn.Client
 	tokenTTL time.Duration
 	now      func() time.Time
-	extra    []authn.Authenticator // after OIDC
+	extra    []appsynclocal.Authenticator // after OIDC
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -182,7 +183,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	mux.Handle("/", iss.Handler())
 	w.issuer, w.issuerURL = iss, issSrv.URL
 
-	auths := append([]authn.Authenticator{iss.Authenticator()}, o.extra...)
+	auths := append([]appsynclocal.Authenticator{iss.Authenticator()}, o.extra...)
 	h := authntest.Handler(auths...)
 	be := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w.remember(r.Header.Get("Authorization"), r.Header.Get("x-api-key"), r.Header.Get("X-Amz-Security-Token"))

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
@@ -75,7 +76,7 @@ func TestForcedMethodNotConfigured(t *testing.T) {
 
 func TestAPIKey(t *testing.T) {
 	isolateAWS(t)
-	w := newWorld(t, worldOptions{extra: []authn.Authenticator{authn.NewAPIKeyAuthenticator(apiKey)}})
+	w := newWorld(t, worldOptions{extra: []appsynclocal.Authenticator{appsynclocal.NewAPIKeyAuthenticator(apiKey)}})
 
 	src, err := auth.Resolve(context.Background(), auth.Options{Getenv: env{"APPSYNC_API_KEY": apiKey}.get})
 	require.NoError(t, err)

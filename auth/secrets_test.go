@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/stretchr/testify/assert"
@@ -42,7 +43,7 @@ func TestNoSecretReachesLogsOrErrors(t *testing.T) {
 	// that must not be used.
 	isolateAWS(t)
 	clk := newClock(t0)
-	w := newWorld(t, worldOptions{now: clk.Now, clients: []authn.Client{{ID: "svc", Secret: clientSecret}, {ID: "cli"}}, extra: []authn.Authenticator{authn.NewAPIKeyAuthenticator(apiKey)}})
+	w := newWorld(t, worldOptions{now: clk.Now, clients: []authn.Client{{ID: "svc", Secret: clientSecret}, {ID: "cli"}}, extra: []appsynclocal.Authenticator{appsynclocal.NewAPIKeyAuthenticator(apiKey)}})
 	good := w.mint(t, authn.Claims{Subject: "alice", Expiry: t0.Add(time.Hour)})
 	expired := w.mint(t, authn.Claims{Subject: "alice", IssuedAt: t0.Add(-2 * time.Hour), Expiry: t0.Add(-time.Hour)})
 	foreign := w.mint(t, authn.Claims{Subject: "alice", Audience: "other"})

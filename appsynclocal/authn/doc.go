@@ -9,10 +9,12 @@
 //     go-oidc (signature, issuer, audience, expiry).
 //   - SigV4Authenticator recomputes an AWS Signature Version 4 over the
 //     request and its exact body for configured local credentials.
-//   - APIKeyAuthenticator checks the x-api-key header.
 //
-// Each authenticator answers ok=false when the request carries no
-// credentials of its kind, so the backend can try them in turn, and an error
-// whose message is the 401 message when the credentials are present but
-// invalid. Messages use AppSync's words where AppSync has them.
+// The API key is appsynclocal's own (appsynclocal.APIKeyAuthenticator).
+//
+// Both authenticators satisfy appsynclocal.Authenticator: ok=false when the
+// request carries no credentials of their kind, so the backend can try them
+// in turn, and an error whose message is the 401 message when the
+// credentials are present but invalid. Messages use AppSync's words where
+// AppSync has them.
 package authn

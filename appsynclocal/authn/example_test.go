@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/appsynclocal/authn/authntest"
 	"github.com/companyintel/mcp-server/auth"
@@ -34,7 +35,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	backend := httptest.NewServer(authntest.Handler(iss.Authenticator(), sigv4, authn.NewAPIKeyAuthenticator("da2-local-key")))
+	backend := httptest.NewServer(authntest.Handler(iss.Authenticator(), sigv4, appsynclocal.NewAPIKeyAuthenticator("da2-local-key")))
 	defer backend.Close()
 
 	// The server resolves its credentials from these variables.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn/authntest"
 	"github.com/stretchr/testify/require"
 )
@@ -37,7 +37,7 @@ func (c *clock) Add(d time.Duration) {
 }
 
 // backend serves authntest.Handler over real HTTP.
-func backend(t *testing.T, auths ...authn.Authenticator) *httptest.Server {
+func backend(t *testing.T, auths ...appsynclocal.Authenticator) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(authntest.Handler(auths...))
 	t.Cleanup(srv.Close)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/appsynclocal/authn/authntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,7 +51,7 @@ func TestOIDCAuthenticator(t *testing.T) {
 		message string
 	}{
 		{name: "valid token", header: valid, subject: "alice"},
-		{name: "no header", header: "", message: "Missing authorization header"},
+		{name: "no header", header: "", message: authntest.MsgNotAuthorized},
 		{name: "expired", header: sign(authn.Claims{Subject: "alice", IssuedAt: now.Add(-2 * time.Hour), Expiry: now.Add(-time.Hour)}), message: "Token has expired."},
 		{name: "wrong audience", header: sign(authn.Claims{Subject: "alice", Audience: "someone-else"}), message: `Token audience ["someone-else"] does not match this API's client id "appsync-local".`},
 		{name: "wrong issuer", header: sign(authn.Claims{Subject: "alice", Issuer: "http://evil.test"}), message: `Token issuer "http://evil.test" is not trusted by this API (expected "http://issuer.test/oidc").`},

@@ -148,15 +148,3 @@ func TestSigV4Config(t *testing.T) {
 	_, err = authn.NewSigV4Authenticator(authn.SigV4Config{Region: "r", Credentials: []authn.SigV4Credential{{AccessKeyID: "a"}}})
 	assert.Error(t, err)
 }
-
-func TestAPIKeyAuthenticator(t *testing.T) {
-	srv := backend(t, authn.NewAPIKeyAuthenticator("da2-local-key", ""))
-	withKey := func(k string) func(*http.Request) { return func(r *http.Request) { r.Header.Set("x-api-key", k) } }
-
-	got := call(t, srv.URL, withKey("da2-local-key"))
-	assert.Equal(t, http.StatusOK, got.status)
-	assert.Equal(t, authn.MethodAPIKey, got.method)
-	assert.Equal(t, "", got.subject)
-	assert.Equal(t, "You are not authorized to make this call.", call(t, srv.URL, withKey("da2-wrong")).message)
-	assert.Equal(t, "Missing authorization header", call(t, srv.URL, nil).message)
-}

@@ -1,7 +1,7 @@
 // Package authntest is a stand-in for the embedded backend in tests of
-// authentication: an HTTP handler that authenticates each request the way
+// authentication: an HTTP handler that authenticates each request as
 // appsynclocal does and answers who the caller is, in AppSync's response
-// shape.
+// shape, without building a database.
 package authntest
 
 import (
@@ -9,7 +9,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/appsynclocal"
 )
 
 // WhoamiQuery is a GraphQL query the handler answers (it does not parse
@@ -24,40 +24,44 @@ type Whoami struct {
 	} `json:"whoami"`
 }
 
-// msgMissing is AppSync's answer to a request without credentials.
-const msgMissing = "Missing authorization header"
+// MsgNotAuthorized is AppSync's 401 message for a request no authenticator
+// accepts, as appsynclocal answers it.
+const MsgNotAuthorized = "You are not authorized to make this call."
 
-// Handler tries the authenticators in order: the first that recognises the
-// request's credentials decides. A refusal is a 401 with errorType
-// UnauthorizedException and the authenticator's message.
-func Handler(auths ...authn.Authenticator) http.Handler {
+// Handler authenticates with appsynclocal's rule: the first authenticator
+// that accepts the request wins; otherwise the first refusal's message, or
+// MsgNotAuthorized when no authenticator recognised any credentials, is a
+// 401 with errorType UnauthorizedException.
+func Handler(auths ...appsynclocal.Authenticator) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
 			http.Error(w, "cannot read body", http.StatusBadRequest)
 			return
 		}
+		var refusal error
 		for _, a := range auths {
 			id, ok, err := a.Authenticate(r, body)
-			if err != nil {
-				unauthorized(w, err.Error())
-				return
-			}
-			if ok {
+			switch {
+			case !ok:
+			case err != nil:
+				if refusal == nil {
+					refusal = err
+				}
+			default:
 				var data Whoami
 				data.Whoami.Method, data.Whoami.Subject = id.Method, id.Subject
 				writeJSON(w, http.StatusOK, map[string]any{"data": data})
 				return
 			}
 		}
-		unauthorized(w, msgMissing)
-	})
-}
-
-func unauthorized(w http.ResponseWriter, msg string) {
-	w.Header().Set("x-amzn-ErrorType", "UnauthorizedException")
-	writeJSON(w, http.StatusUnauthorized, map[string]any{
-		"errors": []map[string]string{{"errorType": "UnauthorizedException", "message": msg}},
+		msg := MsgNotAuthorized
+		if refusal != nil {
+			msg = refusal.Error()
+		}
+		writeJSON(w, http.StatusUnauthorized, map[string]any{
+			"errors": []map[string]string{{"errorType": "UnauthorizedException", "message": msg}},
+		})
 	})
 }
 
