@@ -147,24 +147,18 @@ func TestReadTools(t *testing.T) {
 			}
 			assert.ElementsMatch(t, []string{"companies://filters", "companies://server/status"}, uris)
 
-			var filters struct {
-				Countries []struct {
-					Name  string `json:"name"`
-					Code  string `json:"code"`
-					Count int    `json:"count"`
-				} `json:"countries"`
-				Categories []struct {
-					Name  string `json:"name"`
-					Count int    `json:"count"`
-				} `json:"categories"`
-			}
-			readJSONResource(t, s, "companies://filters", &filters)
-			assert.NotEmpty(t, filters.Categories)
-			assert.True(t, slices.ContainsFunc(filters.Countries, func(c struct {
+			type facet struct {
 				Name  string `json:"name"`
 				Code  string `json:"code"`
 				Count int    `json:"count"`
-			}) bool {
+			}
+			var filters struct {
+				Countries  []facet `json:"countries"`
+				Categories []facet `json:"categories"`
+			}
+			readJSONResource(t, s, "companies://filters", &filters)
+			assert.NotEmpty(t, filters.Categories)
+			assert.True(t, slices.ContainsFunc(filters.Countries, func(c facet) bool {
 				return c.Name == "United States" && c.Code == "US" && c.Count > 0
 			}), "United States (US) among the countries: %+v", filters.Countries)
 
