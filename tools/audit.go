@@ -2,9 +2,12 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -39,7 +42,7 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 	attrs = append(attrs,
 		slog.String("outcome", outcome),
 		slog.Int64("duration_ms", r.duration.Milliseconds()),
-		slog.Any("args", argsShape(r.args)),
+		slog.Any("args", argShape(r.args)),
 	)
 	if r.err == nil {
 		attrs = append(attrs, slog.Int("result_items", r.resultItems), slog.Int("result_bytes", r.resultBytes))
@@ -73,12 +76,27 @@ func levelFor(c Class) slog.Level {
 	return slog.LevelError
 }
 
-// argsShape renders argument sizes as a group, so that a JSON log keeps them
-// as an object: {"query":8,"limit":1}.
-func argsShape(shape map[string]int) slog.Value {
-	attrs := make([]slog.Attr, 0, len(shape))
-	for _, name := range slices.Sorted(maps.Keys(shape)) {
-		attrs = append(attrs, slog.Int(name, shape[name]))
+// argShape is the arguments' names and sizes. It renders as a JSON object
+// in JSON logs ({"query":8,"limit":1}) and as "query=8 limit=1" in text,
+// and as {} when there are none: a slog group would vanish when empty.
+type argShape map[string]int
+
+// MarshalJSON writes the sizes as an object with sorted keys.
+func (a argShape) MarshalJSON() ([]byte, error) {
+	if a == nil {
+		return []byte("{}"), nil
 	}
-	return slog.GroupValue(attrs...)
+	return json.Marshal(map[string]int(a))
+}
+
+// String writes the sizes as "name=size" pairs in name order.
+func (a argShape) String() string {
+	if len(a) == 0 {
+		return "{}"
+	}
+	parts := make([]string, 0, len(a))
+	for _, name := range slices.Sorted(maps.Keys(a)) {
+		parts = append(parts, name+"="+strconv.Itoa(a[name]))
+	}
+	return strings.Join(parts, " ")
 }

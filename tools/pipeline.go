@@ -173,10 +173,10 @@ func errorResult(tool string, e *Error) *mcp.CallToolResult {
 	if e.Backend != nil {
 		body["backend"] = e.Backend
 	}
-	content := map[string]any{"error": body}
 	if e.Partial != nil {
-		content["partial"] = e.Partial
+		body["partial"] = e.Partial
 	}
+	content := map[string]any{"error": body}
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{mcp.NewTextContent(text)},

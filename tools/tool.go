@@ -68,6 +68,9 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	if def.OutputSchema.Type == "" {
 		panic(fmt.Sprintf("tool %s: no output schema could be derived from %s", s.Name, reflect.TypeFor[Out]()))
 	}
+	if err := withErrorShape(&def); err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", s.Name, err))
+	}
 	run := s.Run
 	return Tool{
 		def:    def,
