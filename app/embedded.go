@@ -1,24 +1,35 @@
 package app
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
 )
 
+// DemoUser is the user the --embedded demo acts as.
+const DemoUser = "demo-user"
+
 // embedded is the local backend started in-process by --embedded: a real
-// GraphQL server on a loopback port, reached over real HTTP like AppSync.
+// GraphQL server on a loopback port, reached over real HTTP like AppSync,
+// with its own OIDC issuer. The demo authenticates with OIDC — the method
+// deployments use — so that collections, which belong to a user, work.
 type embedded struct {
 	URL    string
 	server *appsynclocal.Server
+	issuer *authn.IssuerServer
+	secret string
 }
 
-// startEmbedded starts the local backend. Its database is built on first
-// start and reused afterwards.
+// startEmbedded starts the issuer and the backend. The database is built on
+// first start and reused afterwards.
 func startEmbedded(cfg Config, logger *slog.Logger) (*embedded, error) {
 	dir := cfg.DataDir
 	if dir == "" {
@@ -28,23 +39,59 @@ func startEmbedded(cfg Config, logger *slog.Logger) (*embedded, error) {
 		}
 		dir = filepath.Join(cache, "company-intel-mcp")
 	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("embedded backend: data dir: %w", err)
+	}
+	secret := randomSecret()
+	iss, err := authn.StartIssuer("127.0.0.1:0", authn.IssuerConfig{
+		KeyFile: filepath.Join(dir, "issuer-key.pem"),
+		Clients: []authn.Client{{ID: authn.DefaultAudience, Secret: secret, Subject: DemoUser}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedded OIDC issuer: %w", err)
+	}
 	srv, err := appsynclocal.Start(appsynclocal.Config{
-		DataDir:   dir,
-		Companies: cfg.Companies,
-		Logger:    logger.With("component", "embedded-backend"),
+		DataDir:        dir,
+		Companies:      cfg.Companies,
+		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()},
+		Logger:         logger.With("component", "embedded-backend"),
 	}, "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("embedded backend: %w", err)
+		return nil, errors.Join(fmt.Errorf("embedded backend: %w", err), iss.Close())
 	}
-	logger.Info("embedded backend ready", "endpoint", srv.URL(), "data_dir", dir)
-	return &embedded{URL: srv.URL(), server: srv}, nil
+	logger.Info("embedded backend ready", "endpoint", srv.URL(), "oidc_issuer", iss.URL(), "user", DemoUser, "data_dir", dir)
+	return &embedded{URL: srv.URL(), server: srv, issuer: iss, secret: secret}, nil
 }
 
-// authOptions points the credential chain at the embedded backend.
+// authOptions points the credential chain at the embedded backend: its
+// issuer's client credentials for OIDC (first in the chain), and its API key
+// for --auth apikey. Variables the user set still win, so the embedded
+// backend can be tried with a token of one's own.
 func (e *embedded) authOptions(o auth.Options) auth.Options {
+	getenv := o.Getenv
+	demo := map[string]string{
+		"OIDC_ISSUER":        e.issuer.URL(),
+		"OIDC_CLIENT_ID":     authn.DefaultAudience,
+		"OIDC_CLIENT_SECRET": e.secret,
+	}
+	o.Getenv = func(k string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return demo[k]
+	}
 	o.APIKey = e.server.Backend().APIKey()
 	return o
 }
 
-// Close stops the backend.
-func (e *embedded) Close() error { return e.server.Close() }
+// Close stops the backend and the issuer.
+func (e *embedded) Close() error {
+	return errors.Join(e.server.Close(), e.issuer.Close())
+}
+
+// randomSecret is the demo client's secret: new at each start, never logged.
+func randomSecret() string {
+	b := make([]byte, 24)
+	rand.Read(b) // never fails (crypto/rand documents it)
+	return hex.EncodeToString(b)
+}

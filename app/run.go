@@ -8,6 +8,7 @@ import (
 	"log"
 	"log/slog"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -33,6 +34,9 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 		return err
 	}
 
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	endpoint, authOpts := cfg.Endpoint, auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
 	if cfg.Embedded {
 		emb, err := startEmbedded(cfg, logger)
