@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
 )
 
@@ -123,6 +124,16 @@ func Classify(err error, unauthorizedHint string) *Error {
 	var te *Error
 	if errors.As(err, &te) {
 		return te
+	}
+	// The transport could not obtain credentials (a token endpoint down, a
+	// token file gone): nothing was sent, and the fix is the operator's.
+	var ae *auth.Error
+	if errors.As(err, &ae) {
+		msg := "no valid credentials to send: " + ae.Error()
+		if unauthorizedHint != "" {
+			msg += ". " + unauthorizedHint
+		}
+		return &Error{Class: Unauthorized, Message: msg, Err: err}
 	}
 	var ge *graphql.Error
 	if !errors.As(err, &ge) {

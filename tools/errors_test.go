@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
 )
 
@@ -43,6 +44,9 @@ func TestClassifyKeepsTheBackendsWords(t *testing.T) {
 			BackendError, true, []string{"not a GraphQL response", `{\"data\":`}},
 		{"404 means a wrong endpoint", &graphql.Error{Operation: "GetCompany", Kind: graphql.KindHTTP, StatusCode: http.StatusNotFound, Body: "no route"},
 			BackendUnreachable, false, []string{"--endpoint"}},
+		{"the transport had no credentials to send", &graphql.Error{Operation: "GetCompany", Kind: graphql.KindUnreachable, Cause: "connection failed",
+			Err: &auth.Error{Method: auth.OIDC, Msg: "token endpoint unreachable; the token expired at 2026-11-30T03:00:00Z"}},
+			Unauthorized, false, []string{"auth oidc: token endpoint unreachable", "HINT"}},
 		{"a Go error is an internal error without its text", errors.New("secret-ish internal detail"),
 			BackendError, false, []string{"internal error"}},
 	}
