@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -62,6 +63,9 @@ type Backend struct {
 	faults  *Faults
 	log     *slog.Logger
 	tempDir string // removed on Close when the backend made it
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // New opens the data set cfg describes, building its database first when
@@ -153,11 +157,13 @@ func (b *Backend) Faults() *Faults { return b.faults }
 func (b *Backend) APIKey() string { return b.apiKey }
 
 // Close closes the databases, and removes the data directory if the backend
-// created it.
+// created it. Closing again returns the first result.
 func (b *Backend) Close() error {
-	err := b.store.Close()
-	b.removeTempDir()
-	return err
+	b.closeOnce.Do(func() {
+		b.closeErr = b.store.Close()
+		b.removeTempDir()
+	})
+	return b.closeErr
 }
 
 func (b *Backend) removeTempDir() {

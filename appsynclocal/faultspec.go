@@ -42,7 +42,10 @@ func ParseFault(spec string) (Fault, error) {
 		return Fault{}, fmt.Errorf("fault %q: %s has a bad value %q", spec, kind, value)
 	}
 	for _, p := range parts[1:] {
-		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if !ok || v == "" {
+			return Fault{}, fmt.Errorf("fault %q: option %q needs a value, as in op=SearchCompanies or next=1", spec, k)
+		}
 		switch k {
 		case "op":
 			f.Operation = v

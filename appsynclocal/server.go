@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
 // Server serves a Backend over HTTP.
 type Server struct {
-	backend *Backend
-	http    *http.Server
-	ln      net.Listener
-	done    chan error
+	backend   *Backend
+	http      *http.Server
+	ln        net.Listener
+	done      chan error
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Start serves on addr ("127.0.0.1:0" for a free loopback port) until Close.
@@ -55,8 +58,13 @@ func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/grap
 func (s *Server) Backend() *Backend { return s.backend }
 
 // Close stops serving, letting requests in flight finish for up to five
-// seconds, then closes the backend.
+// seconds, then closes the backend. Closing again returns the first result.
 func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Server) close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err := s.http.Shutdown(ctx)
