@@ -83,12 +83,12 @@ func TestResolverErrorsHaveErrorTypeAtTheTopLevel(t *testing.T) {
 func TestEveryLimitIsEnforced(t *testing.T) {
 	srv := start(t, appsynclocal.Config{})
 	for query, want := range map[string]string{
-		`{ searchCompanies(limit: 0) { total } }`:                    "between 1 and 100",
-		`{ aiSearch(query: "robots", limit: 51) { total } }`:         "between 1 and 50",
-		`{ listCollections(limit: 101) { total } }`:                  "between 1 and 100",
-		`{ getCollectionItems(collectionId: "x", limit: 0) { total } }`: "between 1 and 100",
+		`{ searchCompanies(limit: 0) { total } }`:                                     "between 1 and 100",
+		`{ aiSearch(query: "robots", limit: 51) { total } }`:                          "between 1 and 50",
+		`{ listCollections(limit: 101) { total } }`:                                   "between 1 and 100",
+		`{ getCollectionItems(collectionId: "x", limit: 0) { total } }`:               "between 1 and 100",
 		`{ getCompanies(ids: [` + strings.Repeat(`"cmp_000001",`, 51) + `]) { id } }`: "at most 50",
-		`{ searchCompanies(nextToken: "forged") { total } }`:        "nextToken is invalid",
+		`{ searchCompanies(nextToken: "forged") { total } }`:                          "nextToken is invalid",
 	} {
 		a := asUser(t, srv.URL(), "alice", query)
 		require.Len(t, a.Errors, 1, query)
