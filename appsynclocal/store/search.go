@@ -138,11 +138,12 @@ func (s *Store) listFacts(ctx context.Context, q SearchQuery, where string, args
 	if page.Total == 0 {
 		return page, nil, nil
 	}
-	// When matches are common, walking facts in id order finds a page within
-	// a few thousand rows; an index on the filter columns would instead
-	// collect and sort every match. When they are rare, the index wins.
+	// Walking facts in id order finds a page after about limit×N/total rows;
+	// an index on the filter columns instead collects every match in the
+	// chosen countries and sorts them. Walk when the walk is short (common
+	// matches), let SQLite use the index when it is not (rare ones).
 	table := `facts c`
-	if page.Total*50 >= s.gen.Len() {
+	if int64(q.Limit+1)*int64(s.gen.Len())/int64(page.Total) <= maxWalk {
 		table = `facts c NOT INDEXED`
 	}
 	nums, err := s.queryNums(ctx, `SELECT c.num FROM `+table+` WHERE c.num >= ?`+where+` ORDER BY c.num LIMIT ?`,
@@ -156,6 +157,10 @@ func (s *Store) listFacts(ctx context.Context, q SearchQuery, where string, args
 	}
 	return page, nums, nil
 }
+
+// maxWalk is the most facts rows a list query walks in id order before an
+// index becomes the better plan (about 5 ms of scanning).
+const maxWalk = 50_000
 
 // countList counts the companies a list query matches. Facet-only queries
 // are answered from facet_combos; size and age bounds need facts.
