@@ -24,6 +24,7 @@ type Error struct {
 	Message string
 }
 
+// Error returns the message, as the caller sees it.
 func (e *Error) Error() string { return e.Message }
 
 // badRequest is a BadRequestException.

@@ -60,6 +60,7 @@ var ErrNotFound = errors.New("not found")
 // Its message is written for the caller.
 type InvalidError struct{ Msg string }
 
+// Error returns the message for the caller.
 func (e *InvalidError) Error() string { return e.Msg }
 
 // invalidf returns an *InvalidError.
