@@ -177,9 +177,13 @@ func (b *Backend) removeTempDir() {
 // does not otherwise need.)
 type allowIntrospection struct{}
 
-func (allowIntrospection) ExtensionName() string                   { return "AllowIntrospection" }
+// ExtensionName names the extension in gqlgen's errors.
+func (allowIntrospection) ExtensionName() string { return "AllowIntrospection" }
+
+// Validate accepts every schema.
 func (allowIntrospection) Validate(graphql.ExecutableSchema) error { return nil }
 
+// MutateOperationContext enables introspection for the operation.
 func (allowIntrospection) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	oc.DisableIntrospection = false
 	return nil
