@@ -32,15 +32,20 @@ func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
 	if err != nil {
-		writeErrors(w, http.StatusRequestEntityTooLarge, errorMalformedRequest, "The request body is larger than 1 MiB.")
+		writeErrors(w, http.StatusRequestEntityTooLarge, errorMalformedRequest, "Request body is larger than 1 MiB.")
+		return
+	}
+	// AppSync's words for these two, as its team documented them in
+	// graphql/graphql-over-http#81.
+	if len(bytes.TrimSpace(body)) == 0 {
+		writeErrors(w, http.StatusBadRequest, errorMalformedRequest, "Request body is empty.")
 		return
 	}
 	var params graphql.RawParams
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&params); err != nil || params.Query == "" {
-		writeErrors(w, http.StatusBadRequest, errorMalformedRequest,
-			`The request body is not a GraphQL request: send JSON such as {"query":"{ getCompany(id:\"cmp_000001\") { name } }"}.`)
+		writeErrors(w, http.StatusBadRequest, errorMalformedRequest, "Unable to parse GraphQL query.")
 		return
 	}
 	id, err := authenticate(b.auths, r, body)
@@ -84,8 +89,9 @@ func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 }
 
 // execute runs one operation and returns the HTTP status and the answer.
-// Requests that fail to parse or validate get 400, as AppSync answers them;
-// executed requests get 200 whatever their errors.
+// Like AppSync (graphql/graphql-over-http#81), a query that fails to parse or
+// validate is answered 200 with "data": null and errors without errorType,
+// and so is every executed request, whatever its errors.
 func (b *Backend) execute(ctx context.Context, params *graphql.RawParams, partial *partialState) (int, wireResponse) {
 	ctx = graphql.StartOperationTrace(ctx)
 	now := graphql.Now()
@@ -93,7 +99,7 @@ func (b *Backend) execute(ctx context.Context, params *graphql.RawParams, partia
 	opCtx, errs := b.exec.CreateOperationContext(ctx, params)
 	if errs != nil {
 		resp := b.exec.DispatchError(graphql.WithOperationContext(ctx, opCtx), errs)
-		return http.StatusBadRequest, toWire(resp, false)
+		return http.StatusOK, toWire(resp)
 	}
 	if opCtx.Operation.Operation == ast.Subscription {
 		return http.StatusBadRequest, wireResponse{Errors: []wireError{{
@@ -106,7 +112,7 @@ func (b *Backend) execute(ctx context.Context, params *graphql.RawParams, partia
 	if resp == nil { // the request was cancelled
 		return http.StatusOK, wireResponse{Data: json.RawMessage("null")}
 	}
-	answer := toWire(resp, true)
+	answer := toWire(resp)
 	if partial != nil && !partial.done.Load() {
 		// The selection had no field the fault could fail without losing all
 		// data; report the failure on the first root field instead.

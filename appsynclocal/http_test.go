@@ -1,6 +1,7 @@
 package appsynclocal_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -38,6 +39,7 @@ func TestMissingOrWrongCredentialsGetAppSyncs401(t *testing.T) {
 		assert.Equal(t, http.StatusUnauthorized, a.Status, name)
 		assert.JSONEq(t, want, a.Raw, name)
 		assert.Equal(t, "application/json; charset=UTF-8", a.Header.Get("Content-Type"), name)
+		assert.Equal(t, "UnauthorizedException", a.Header.Get("x-amzn-ErrorType"), name)
 	}
 }
 
@@ -97,19 +99,36 @@ func TestEveryLimitIsEnforced(t *testing.T) {
 	}
 }
 
-func TestInvalidQueriesAre400WithoutErrorType(t *testing.T) {
+func TestInvalidQueriesAre200WithNullDataAndNoErrorType(t *testing.T) {
 	srv := start(t, appsynclocal.Config{})
 	a := asKey(t, srv.URL(), "{ nope }")
-	assert.Equal(t, http.StatusBadRequest, a.Status)
+	assert.Equal(t, http.StatusOK, a.Status, "AppSync answers validation errors with 200")
 	require.Len(t, a.Errors, 1)
 	assert.Empty(t, a.Errors[0].ErrorType, "AppSync's validation errors carry no errorType")
 	assert.Contains(t, a.Errors[0].Message, `Cannot query field "nope"`)
-	assert.Nil(t, a.Data)
+	assert.NotEmpty(t, a.Errors[0].Locations)
+	assert.JSONEq(t, "null", string(a.Data))
+}
 
-	resp, err := http.Post(srv.URL(), "application/json", strings.NewReader("{not json"))
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+func TestMalformedBodiesAre400MalformedHttpRequest(t *testing.T) {
+	srv := start(t, appsynclocal.Config{})
+	for body, message := range map[string]string{
+		"":            "Request body is empty.",
+		"meow":        "Unable to parse GraphQL query.",
+		"{}":          "Unable to parse GraphQL query.",
+		"[]":          "Unable to parse GraphQL query.",
+		`{"query":1}`: "Unable to parse GraphQL query.",
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(body))
+		req.Header.Set("x-api-key", testKey)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, body)
+		assert.Equal(t, "MalformedHttpRequestException", resp.Header.Get("x-amzn-ErrorType"), body)
+		assert.JSONEq(t, `{"errors":[{"errorType":"MalformedHttpRequestException","message":"`+message+`"}]}`, string(raw), body)
+	}
 }
 
 func TestDateTimesAreAppSyncShaped(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 const errorThrottled = "LimitExceededError"
 
 // errorMalformedRequest is AppSync's errorType for a body that is not a
-// GraphQL request.
+// GraphQL request (graphql/graphql-over-http#81, written by the AppSync team).
 const errorMalformedRequest = "MalformedHttpRequestException"
 
 // wireError is one entry of "errors" in AppSync's shape: errorType at the top
@@ -26,8 +26,9 @@ type wireError struct {
 	Locations []gqlerror.Location `json:"locations,omitempty"`
 }
 
-// wireResponse is a whole answer. Data is absent when the request never ran
-// (auth, validation), and null when execution nulled it.
+// wireResponse is a whole answer. Data is absent when the request was
+// refused before GraphQL (auth, malformed body), and null when validation
+// failed or execution nulled it.
 type wireResponse struct {
 	Data   json.RawMessage `json:"data,omitempty"`
 	Errors []wireError     `json:"errors,omitempty"`
@@ -37,16 +38,13 @@ type wireResponse struct {
 // errorType on the gqlerror, for toWire to lift out.
 const errorTypeKey = "errorType"
 
-// toWire converts gqlgen's response. Errors gqlgen raised itself (parsing,
-// validation, coercion) carry no errorType, as AppSync's validation errors
-// carry none.
-func toWire(resp *graphql.Response, executed bool) wireResponse {
-	out := wireResponse{}
-	if executed {
-		out.Data = resp.Data
-		if len(out.Data) == 0 {
-			out.Data = json.RawMessage("null")
-		}
+// toWire converts gqlgen's response, always with a "data" member. Errors
+// gqlgen raised itself (parsing, validation, coercion) carry no errorType, as
+// AppSync's validation errors carry none.
+func toWire(resp *graphql.Response) wireResponse {
+	out := wireResponse{Data: resp.Data}
+	if len(out.Data) == 0 {
+		out.Data = json.RawMessage("null")
 	}
 	for _, e := range resp.Errors {
 		we := wireError{Message: e.Message, Locations: e.Locations}
@@ -79,7 +77,9 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 }
 
 // writeErrors answers with a single error and no data, as AppSync does for
-// requests it refuses before running them.
+// requests it refuses before running them; like AppSync it also names the
+// errorType in the x-amzn-ErrorType header.
 func writeErrors(w http.ResponseWriter, status int, errorType, message string) {
+	w.Header().Set("x-amzn-ErrorType", errorType)
 	writeJSON(w, status, wireResponse{Errors: []wireError{{ErrorType: errorType, Message: message}}})
 }
