@@ -25,27 +25,8 @@ const maxRequestBody = 1 << 20
 func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w.Header().Set("x-amzn-RequestId", requestID())
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		writeErrors(w, http.StatusMethodNotAllowed, errorMalformedRequest, "Only POST is supported: send the GraphQL request as a JSON body.")
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
-	if err != nil {
-		writeErrors(w, http.StatusRequestEntityTooLarge, errorMalformedRequest, "Request body is larger than 1 MiB.")
-		return
-	}
-	// AppSync's words for these two, as its team documented them in
-	// graphql/graphql-over-http#81.
-	if len(bytes.TrimSpace(body)) == 0 {
-		writeErrors(w, http.StatusBadRequest, errorMalformedRequest, "Request body is empty.")
-		return
-	}
-	var params graphql.RawParams
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&params); err != nil || params.Query == "" {
-		writeErrors(w, http.StatusBadRequest, errorMalformedRequest, "Unable to parse GraphQL query.")
+	body, params, ok := readRequest(w, r)
+	if !ok {
 		return
 	}
 	id, err := authenticate(b.auths, r, body)
@@ -55,14 +36,16 @@ func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	op := operationName(&params)
+	op := operationName(params)
 	p := b.faults.take(op)
+	if p.answer != nil {
+		b.log.Info("fault injected", "operation", op, "fault", p.answer.String())
+	}
 	if p.delay > 0 && !sleep(r.Context(), p.delay) {
 		return // the caller gave up while we were slow, as intended
 	}
 	if p.answer != nil && (p.answer.Kind == FaultHTTP || p.answer.Kind == FaultThrottle) {
 		writeFaultAnswer(w, p.answer)
-		b.log.Info("fault injected", "operation", op, "fault", p.answer.String())
 		return
 	}
 
@@ -72,20 +55,45 @@ func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	if p.answer != nil && p.answer.Kind == FaultPartial {
 		ctx, partial = withPartial(ctx, p.answer.Field)
 	}
-	status, answer := b.execute(ctx, &params, partial)
-	out, err := json.Marshal(answer)
-	if err != nil {
+	status, answer := b.execute(ctx, params, partial)
+	out, err := encode(answer)
+	if err != nil { // only a bug gets here: answers are built from plain values
 		writeErrors(w, http.StatusInternalServerError, graph.TypeInternal, "The answer could not be encoded.")
 		return
 	}
 	if p.answer != nil && p.answer.Kind == FaultMalformed {
-		out = out[:len(out)/2] // a connection cut mid-answer
-	}
-	if p.answer != nil {
-		b.log.Info("fault injected", "operation", op, "fault", p.answer.String())
+		out = out[:len(out)/2] // as if the connection were cut mid-answer
 	}
 	writeBody(w, status, out)
 	b.log.Debug("request", "operation", op, "method", id.Method, "status", status, "duration", time.Since(start).String())
+}
+
+// readRequest reads a GraphQL request, or answers the error and reports
+// false. The messages for empty and unparseable bodies are AppSync's, as its
+// team documented them in graphql/graphql-over-http#81.
+func readRequest(w http.ResponseWriter, r *http.Request) ([]byte, *graphql.RawParams, bool) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeErrors(w, http.StatusMethodNotAllowed, errorMalformedRequest, "Only POST is supported: send the GraphQL request as a JSON body.")
+		return nil, nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+	if err != nil {
+		writeErrors(w, http.StatusRequestEntityTooLarge, errorMalformedRequest, "Request body is larger than 1 MiB.")
+		return nil, nil, false
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		writeErrors(w, http.StatusBadRequest, errorMalformedRequest, "Request body is empty.")
+		return nil, nil, false
+	}
+	var params graphql.RawParams
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // as gqlgen's own handler: integers stay exact
+	if err := dec.Decode(&params); err != nil || params.Query == "" {
+		writeErrors(w, http.StatusBadRequest, errorMalformedRequest, "Unable to parse GraphQL query.")
+		return nil, nil, false
+	}
+	return body, &params, true
 }
 
 // execute runs one operation and returns the HTTP status and the answer.

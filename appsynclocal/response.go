@@ -1,6 +1,7 @@
 package appsynclocal
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 
@@ -59,9 +60,21 @@ func toWire(resp *graphql.Response) wireResponse {
 	return out
 }
 
+// encode marshals v without escaping <, > and & into \u003c and the like,
+// which JSON does not need and which makes messages hard to read.
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // writeJSON writes v with AppSync's content type.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
+	body, err := encode(v)
 	if err != nil {
 		// Only a bug can get here: everything written is built above.
 		body, status = []byte(`{"errors":[{"errorType":"InternalFailureException","message":"the answer could not be encoded"}]}`), http.StatusInternalServerError
