@@ -340,3 +340,55 @@ func TestPromptsAndStatus(t *testing.T) {
 	assert.True(t, st.Mutations.Enabled)
 	assert.Len(t, st.Tools, 9)
 }
+
+// countingTransport counts the requests that reach the backend.
+type countingTransport struct {
+	mu   sync.Mutex
+	sent []string
+	base http.RoundTripper
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	body, err := r.GetBody()
+	if err == nil {
+		var req struct {
+			OperationName string `json:"operationName"`
+		}
+		_ = json.NewDecoder(body).Decode(&req)
+		c.mu.Lock()
+		c.sent = append(c.sent, req.OperationName)
+		c.mu.Unlock()
+	}
+	return c.base.RoundTrip(r)
+}
+
+func TestDisabledWritesNeverReachTheBackend(t *testing.T) {
+	for _, hide := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hide=%v", hide), func(t *testing.T) {
+			counter := &countingTransport{base: headers{map[string]string{"x-test-user": "gina"}, http.DefaultTransport}}
+			client := graphql.NewClient(backend(t).URL(), &http.Client{Transport: counter}, 0)
+			s, _ := NewMCPServer(Parts{
+				Reader: graphql.NewReader(client), Writer: graphql.NewWriter(client),
+				HideDisabled: hide, Limiter: ratelimit.New(ratelimit.Defaults()),
+				Runtime: tools.Runtime{Logger: slog.New(slog.DiscardHandler)}, Version: "test",
+			})
+			sess := &session{t: t, s: s, caller: tools.Caller{ID: "gina", AuthMethod: "oidc"}}
+			for tool, args := range map[string]string{
+				"create_collection":       `{"name":"x"}`,
+				"add_to_collection":       `{"collection_id":"col_1","company_ids":["cmp_000001"]}`,
+				"request_email_discovery": `{"company_id":"cmp_000001"}`,
+			} {
+				msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":%s,"name":%q,"arguments":%s}}`, modernMeta, tool, args)
+				b, err := json.Marshal(s.HandleMessage(tools.WithCaller(context.Background(), sess.caller), json.RawMessage(msg)))
+				require.NoError(t, err)
+				if hide {
+					assert.Contains(t, string(b), `"code":-32602`, "a hidden tool is an unknown tool")
+				} else {
+					assert.Contains(t, string(b), `"code":"mutations_disabled"`)
+				}
+			}
+			sess.ok("search_companies", `{"query":"software","limit":1}`) // the counter works
+			assert.Equal(t, []string{"SearchCompanies"}, counter.sent, "only the read reached the backend")
+		})
+	}
+}
