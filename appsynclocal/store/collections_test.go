@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,4 +144,51 @@ func TestCollectionsSurviveReopening(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, items.Items, 1)
 	assert.Equal(t, "cmp_000005", items.Items[0].Company.ID)
+}
+
+func TestConcurrentWritersAndReadersDoNotFail(t *testing.T) {
+	clk := newClock()
+	s, _ := openTest(t, Options{Now: clk.Now, JobDelay: time.Second})
+	ctx := context.Background()
+	c, _, err := s.CreateCollection(ctx, "alice", "shared", nil)
+	require.NoError(t, err)
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprintf("cmp_%06d", i)
+			if _, err := s.AddToCollection(ctx, "alice", c.ID, []string{id}); err != nil {
+				errs <- err
+			}
+			if _, _, err := s.CreateCollection(ctx, "alice", "shared", nil); err != nil {
+				errs <- err
+			}
+			if _, err := s.RequestEmailDiscovery(ctx, "alice", id, nil); err != nil {
+				errs <- err
+			}
+			clk.Advance(time.Second) // makes jobs due while others read
+			if _, err := s.Search(ctx, SearchQuery{Keyword: "software", Limit: 5}); err != nil {
+				errs <- err
+			}
+			if _, err := s.Company(ctx, id); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	items, err := s.CollectionItems(ctx, "alice", c.ID, 100, "")
+	require.NoError(t, err)
+	assert.Equal(t, 16, items.Total)
+	positions := map[string]bool{}
+	for _, it := range items.Items {
+		positions[it.Company.ID] = true
+	}
+	assert.Len(t, positions, 16)
 }
