@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -25,8 +26,15 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 )
 
+// errUsage means the flags were wrong; the flag package has said why.
+var errUsage = errors.New("usage")
+
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	switch err := run(os.Args[1:]); {
+	case err == nil:
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "appsync-local:", err)
 		os.Exit(1)
 	}
@@ -49,7 +57,10 @@ func run(args []string) error {
 		return err
 	})
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
 	}
 
 	level := slog.LevelInfo
