@@ -19,7 +19,8 @@ import (
 // loopback, GraphQL execution, SQLite — at the default data-set size, or at
 // APPSYNC_BENCH_COMPANIES (e.g. 1000000). The database is built once per
 // size and kept in APPSYNC_BENCH_DIR (default: a directory under the system
-// temp dir), so only the first run pays for the build, which it logs.
+// temp dir), so only the first run pays for the build; -v shows how long
+// opening (and building) took.
 //
 //	go test -run '^$' -bench Search -benchtime 200x ./appsynclocal/
 //	APPSYNC_BENCH_COMPANIES=1000000 go test -run '^$' -bench Search -benchtime 50x ./appsynclocal/
