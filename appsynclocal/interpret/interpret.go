@@ -160,11 +160,25 @@ func (q *Query) takeFounded(text string) string {
 }
 
 // replaceAll calls f with the submatches of every match and blanks the match.
+// Submatches come from the match in place: matching the matched text again
+// on its own could fail, as \b sees different neighbours there.
 func replaceAll(re *regexp.Regexp, text string, f func([]string)) string {
-	return re.ReplaceAllStringFunc(text, func(s string) string {
-		f(re.FindStringSubmatch(s))
-		return " "
-	})
+	var b strings.Builder
+	last := 0
+	for _, loc := range re.FindAllStringSubmatchIndex(text, -1) {
+		m := make([]string, len(loc)/2)
+		for i := range m {
+			if loc[2*i] >= 0 {
+				m[i] = text[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		f(m)
+		b.WriteString(text[last:loc[0]])
+		b.WriteString(" ")
+		last = loc[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 // sizePhrase records a numeric head-count phrase for the summary.
@@ -181,7 +195,9 @@ func parseNumber(s string) int {
 	}
 	var f float64
 	fmt.Sscan(s, &f)
-	return int(f * mult)
+	// Head counts and years fit easily; clamping keeps absurd input from
+	// overflowing into negative bounds.
+	return int(min(max(f*mult, 0), 100_000_000))
 }
 
 func hasLetterOrDigit(s string) bool {
