@@ -5,6 +5,7 @@
 //	appsync-local [--listen 127.0.0.1:8787] [--api-key KEY] [--data-dir DIR]
 //	              [--companies N] [--seed S] [--job-delay 2s]
 //	              [--fault SPEC]... [--verbose]
+//	              [--oidc-user NAME]... [--iam KEYID:SECRET[:USER]]... [--region R]
 //
 // The first log line gives the endpoint and the API key; a copyable curl
 // follows. The first start with a given size and seed builds the database
@@ -21,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
@@ -49,6 +51,17 @@ func run(args []string) error {
 	seed := fs.Int64("seed", appsynclocal.DefaultSeed, "data-set seed")
 	jobDelay := fs.Duration("job-delay", appsynclocal.DefaultJobDelay, "how long email-discovery jobs stay PENDING (0: complete at once)")
 	verbose := fs.Bool("verbose", false, "log every request")
+	region := fs.String("region", "us-east-1", "region SigV4 requests must be signed for")
+	var oidcUsers []string
+	fs.Func("oidc-user", "start a local OIDC issuer and keep a token for this user in <data-dir>/tokens/<user>.jwt (repeatable)", func(u string) error {
+		if u == "" || strings.ContainsAny(u, "/\\ ") {
+			return errors.New("want a plain user name")
+		}
+		oidcUsers = append(oidcUsers, u)
+		return nil
+	})
+	var iam iamFlag
+	fs.Var(&iam, "iam", "accept SigV4 requests signed with ACCESS_KEY_ID:SECRET_ACCESS_KEY[:USER] (repeatable)")
 	var faults []appsynclocal.Fault
 	fs.Func("fault", "inject a fault (repeatable): latency=250ms | http=502 | throttle=2s | malformed | partial[=Type.field], "+
 		"then optionally ,op=<OperationName> and ,next=<N>", func(spec string) error {
@@ -82,13 +95,27 @@ func run(args []string) error {
 	log.Info("appsync-local: POST GraphQL to "+url+" with header x-api-key", "url", url, "api_key", *apiKey)
 	fmt.Fprintf(os.Stderr, "  try: curl -H 'x-api-key: %s' -d '{\"query\":\"{ searchCompanies(keyword:\\\"robotics\\\"){ total items { name } } }\"}' %s\n", *apiKey, url)
 
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
+		ln.Close()
+		return err
+	}
+	auths, stopAuth, err := authModes(ctx, log, *dataDir, *region, oidcUsers, iam)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopAuth()
+
 	b, err := appsynclocal.New(appsynclocal.Config{
-		DataDir:   *dataDir,
-		Companies: *companies,
-		Seed:      *seed,
-		APIKey:    *apiKey,
-		JobDelay:  *jobDelay,
-		Logger:    log,
+		DataDir:        *dataDir,
+		Companies:      *companies,
+		Seed:           *seed,
+		APIKey:         *apiKey,
+		Authenticators: auths,
+		JobDelay:       *jobDelay,
+		Logger:         log,
 	})
 	if err != nil {
 		ln.Close()
@@ -105,8 +132,6 @@ func run(args []string) error {
 	srv := appsynclocal.ServeBackend(b, ln)
 	log.Info("ready", "companies", *companies, "seed", *seed, "data_dir", *dataDir, "faults", "POST /__faults from loopback")
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	<-ctx.Done()
 	log.Info("shutting down")
 	return srv.Close()

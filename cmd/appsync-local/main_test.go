@@ -21,3 +21,21 @@ func TestDefaultDataDirIsPerUser(t *testing.T) {
 		t.Fatal("no default data dir")
 	}
 }
+
+func TestIAMFlag(t *testing.T) {
+	var f iamFlag
+	for _, bad := range []string{"", "AKID", "AKID:", ":secret"} {
+		if err := f.Set(bad); err == nil {
+			t.Errorf("--iam %q accepted", bad)
+		}
+	}
+	if err := f.Set("AKID1:s3cret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("AKID2:other:ci-role"); err != nil {
+		t.Fatal(err)
+	}
+	if f[0].User != "iam-AKID1" || f[1].User != "ci-role" || f[1].SecretAccessKey != "other" {
+		t.Errorf("parsed %+v", f)
+	}
+}
