@@ -178,3 +178,19 @@ func TestParseConfigFlagsOverEnvironment(t *testing.T) {
 	_, err = ParseConfig([]string{"--embedded", "--auth", "kerberos"}, func(string) string { return "" }, &usage)
 	require.ErrorContains(t, err, "kerberos")
 }
+
+func TestTextLogLineStartsAtLevel(t *testing.T) {
+	var b bytes.Buffer
+	l, err := NewLogger(&b, "text", "info")
+	require.NoError(t, err)
+	l.Info("starting mcp-server", "version", "dev", "transport", "stdio", "auth", "oidc", "mutations", false, "tools", 9, "resources", 2, "prompts", 2)
+	assert.Equal(t, "level=INFO msg=\"starting mcp-server\" version=dev transport=stdio auth=oidc mutations=false tools=9 resources=2 prompts=2\n", b.String())
+
+	b.Reset()
+	l, err = NewLogger(&b, "json", "info")
+	require.NoError(t, err)
+	l.Info("x")
+	assert.Contains(t, b.String(), `"time":`)
+	_, err = NewLogger(&b, "yaml", "info")
+	assert.Error(t, err)
+}
