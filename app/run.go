@@ -20,6 +20,10 @@ import (
 	"github.com/companyintel/mcp-server/tools"
 )
 
+// maxConcurrentCalls bounds the tool calls served at once on stdio; more
+// wait in mcp-go's queue.
+const maxConcurrentCalls = 32
+
 // Stdio is the process's standard streams: stdout carries only the
 // protocol, stderr every log line.
 type Stdio struct {
@@ -94,6 +98,11 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 
 	caller := tools.Caller{ID: src.Principal, AuthMethod: string(src.Method)}
 	stdioServer := server.NewStdioServer(s)
+	// mcp-go serves tool calls from a pool of 5 workers by default, so an
+	// agent's sixth parallel call waited for a backend round trip to end
+	// (BENCHMARKS.md: +59 ms p50 at 8 callers with a 100 ms backend). A
+	// call mostly waits on the backend, so workers are cheap.
+	server.WithWorkerPoolSize(maxConcurrentCalls)(stdioServer)
 	stdioServer.SetErrorLogger(log.New(slogWriter{logger}, "", 0))
 	stdioServer.SetContextFunc(func(ctx context.Context) context.Context {
 		return tools.WithCaller(ctx, caller)
