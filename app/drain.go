@@ -35,21 +35,48 @@ func newDrain(ctx context.Context) *drain {
 	return d
 }
 
-// envelope is the part of a JSON-RPC message that tells requests from answers.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-}
-
 func (d *drain) count(line []byte, delta int, isRequest bool) {
-	var e envelope
-	if json.Unmarshal(line, &e) != nil || len(e.ID) == 0 || string(e.ID) == "null" || (e.Method != "") != isRequest {
+	hasID, request := peek(line)
+	if !hasID || request != isRequest {
 		return
 	}
 	d.mu.Lock()
 	d.open += delta
 	d.mu.Unlock()
 	d.cond.Broadcast()
+}
+
+// peek reads a message's top-level keys only as far as it must to tell
+// whether it has an id and whether it is a request (it has a method). An
+// answer's result can be tens of kilobytes; mcp-go writes "id" before it,
+// so peek stops at "result" without parsing it.
+func peek(msg []byte) (hasID, request bool) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false, false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return false, false
+		}
+		switch k {
+		case "method":
+			request = true
+		case "result", "error":
+			if hasID {
+				return true, false
+			}
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return false, false
+		}
+		if k == "id" {
+			hasID = len(v) > 0 && string(v) != "null"
+		}
+	}
+	return hasID, request
 }
 
 // wait blocks until no request is open, or the context or timeout ends it.

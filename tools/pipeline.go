@@ -146,7 +146,9 @@ func (rt *Runtime) succeed(rec *record, out any) *mcp.CallToolResult {
 	if w, ok := out.(interface{ WrittenIDs() []string }); ok {
 		rec.written = w.WrittenIDs()
 	}
-	return mcp.NewToolResultStructured(out, string(text))
+	// The same bytes serve both renderings: encoding the result once is a
+	// measurable share of a call's CPU (BENCHMARKS.md).
+	return mcp.NewToolResultStructured(json.RawMessage(text), string(text))
 }
 
 func (rt *Runtime) fail(t Tool, rec *record, e *Error) *mcp.CallToolResult {
