@@ -268,6 +268,7 @@ func TestEmailDiscoveryAttachesContacts(t *testing.T) {
 
 func TestAPIKeyReadsCompaniesButNotCollections(t *testing.T) {
 	s := newSession(t, map[string]string{"x-api-key": backend(t).Backend().APIKey()}, 0)
+	s.caller = tools.Caller{ID: "api-key", AuthMethod: "apikey"}
 	s.ok("search_companies", `{"query":"software","limit":1}`)
 	e := s.fails("list_collections", `{}`, "unauthorized")
 	assert.Contains(t, e["message"], "Not Authorized to access listCollections on type Query")

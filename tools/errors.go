@@ -119,8 +119,9 @@ func invalidFields(fields []FieldError) *Error {
 }
 
 // Classify turns any error a tool returned into an *Error. unauthorizedHint,
-// when not empty, says how to fix refused credentials for the method in use.
-func Classify(err error, unauthorizedHint string) *Error {
+// when not empty, says how to fix refused credentials for the method in use;
+// authMethod is that method ("apikey", "oidc", "sigv4").
+func Classify(err error, unauthorizedHint, authMethod string) *Error {
 	var te *Error
 	if errors.As(err, &te) {
 		return te
@@ -172,11 +173,13 @@ func Classify(err error, unauthorizedHint string) *Error {
 		}
 	case t == "Unauthorized":
 		// AppSync's field-level refusal: the credentials are valid but their
-		// auth mode may not read this field (an API key has no user, so it
-		// cannot reach collections).
+		// auth mode may not read this field. With an API key that is always
+		// the cause: a key has no user, so it cannot reach collections.
 		e.Class = Unauthorized
-		e.Message = "these credentials may not use this operation: " + words +
-			". Collections and writes belong to a user: authenticate with OIDC or IAM, not an API key"
+		e.Message = "these credentials may not use this operation: " + words
+		if authMethod == "apikey" {
+			e.Message += ". Collections and writes belong to a user: authenticate with OIDC or IAM, not an API key"
+		}
 	case t == "AccessDeniedException" || t == "ForbiddenException" || ge.StatusCode == http.StatusForbidden:
 		e.Class = Forbidden
 		e.Message = "the data API forbids this call: " + words

@@ -52,7 +52,7 @@ func TestClassifyKeepsTheBackendsWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := Classify(tt.err, "HINT")
+			e := Classify(tt.err, "HINT", "apikey")
 			assert.Equal(t, tt.class, e.Class)
 			assert.Equal(t, tt.retryable, e.Retryable)
 			for _, m := range tt.mentions {
@@ -64,9 +64,19 @@ func TestClassifyKeepsTheBackendsWords(t *testing.T) {
 	}
 }
 
+func TestFieldRefusalExplainsAPIKeysOnlyToAPIKeys(t *testing.T) {
+	ge := &graphql.Error{Operation: "ListCollections", Kind: graphql.KindGraphQL, StatusCode: 200,
+		Errors: []graphql.GraphQLError{{ErrorType: "Unauthorized", Message: "Not Authorized to access listCollections on type Query"}}}
+	assert.Contains(t, Classify(ge, "", "apikey").Message, "not an API key")
+	e := Classify(ge, "", "oidc")
+	assert.Equal(t, Unauthorized, e.Class)
+	assert.NotContains(t, e.Message, "API key", "an OIDC caller was not using a key")
+	assert.Contains(t, e.Message, "Not Authorized to access listCollections on type Query")
+}
+
 func TestThrottlingKeepsRetryAfter(t *testing.T) {
-	e := Classify(&graphql.Error{Operation: "AiSearch", Kind: graphql.KindHTTP, StatusCode: 429, RetryAfter: 7 * time.Second}, "")
+	e := Classify(&graphql.Error{Operation: "AiSearch", Kind: graphql.KindHTTP, StatusCode: 429, RetryAfter: 7 * time.Second}, "", "oidc")
 	assert.Equal(t, 7*time.Second, e.RetryAfter)
-	e = Classify(&graphql.Error{Operation: "AiSearch", Kind: graphql.KindHTTP, StatusCode: 429}, "")
+	e = Classify(&graphql.Error{Operation: "AiSearch", Kind: graphql.KindHTTP, StatusCode: 429}, "", "oidc")
 	assert.Equal(t, time.Second, e.RetryAfter, "a throttle without Retry-After still tells the caller to wait")
 }

@@ -79,7 +79,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 	}
 	if t.gate != nil {
 		if err := t.gate(ctx); err != nil {
-			return rt.fail(t, rec, Classify(err, ""))
+			return rt.fail(t, rec, Classify(err, "", caller.AuthMethod))
 		}
 	}
 	if rt.Limiter != nil {
@@ -101,7 +101,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 		if rt.UnauthorizedHint != nil {
 			hint = rt.UnauthorizedHint()
 		}
-		return rt.fail(t, rec, Classify(err, hint))
+		return rt.fail(t, rec, Classify(err, hint, caller.AuthMethod))
 	}
 	return rt.succeed(rec, out)
 }
