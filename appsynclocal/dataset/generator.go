@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ import (
 
 // Version identifies the generator's output. Bump it whenever a change to this
 // package changes any generated value, so stored databases are rebuilt.
-const Version = 1
+const Version = 2
 
 // MaxCompanies bounds a data set's size.
 const MaxCompanies = 10_000_000
@@ -32,9 +33,19 @@ const idPrefix = "cmp_"
 // same id whatever the data-set size, so "cmp_000123" means one company.
 const minIDDigits = 6
 
-// updatedEpoch is the latest updatedAt a company can have. A fixed instant
-// keeps the data independent of when it was built.
-var updatedEpoch = time.Date(2026, time.June, 30, 0, 0, 0, 0, time.UTC)
+// ReferenceDate is the day the data set describes: every profile was last
+// updated before it, and ages ("founded three years ago") are counted to it.
+// A fixed date keeps the data independent of when it was built.
+var ReferenceDate = time.Date(2026, time.July, 1, 0, 0, 0, 0, time.UTC)
+
+// The founding years the generator draws from.
+const (
+	EarliestFounded = 1950
+	LatestFounded   = 2025
+)
+
+// updatedEpoch is the latest updatedAt a company can have.
+var updatedEpoch = ReferenceDate.Add(-24 * time.Hour)
 
 // Company is one generated company profile.
 type Company struct {
@@ -48,7 +59,8 @@ type Company struct {
 	Domain string
 	// Website is https://www.<Domain>.
 	Website string
-	// Description is two to four sentences about the company.
+	// Description is two to four sentences about the company: one offer of
+	// each of its categories, its founding year and its exact head count.
 	Description string
 	// CountryCode is the ISO alpha-2 code of one of Countries.
 	CountryCode string
@@ -56,9 +68,10 @@ type Company struct {
 	City string
 	// Categories are indexes into Categories, the first being the main one.
 	Categories []int
-	// Employees is the head count, 1 to 100,000, log-distributed.
+	// Employees is the head count, 1 to 100,000, heavy-tailed (see
+	// sizeBands) and no more than the company's age allows (see MinAge).
 	Employees int
-	// Founded is the founding year, 1950 to 2025.
+	// Founded is the founding year, EarliestFounded to LatestFounded.
 	Founded int
 	// UpdatedAt is when the profile last changed, to the millisecond.
 	UpdatedAt time.Time
@@ -81,11 +94,12 @@ func (c Company) CategoryNames() []string {
 
 // Generator makes the companies of one data set.
 type Generator struct {
-	seed      int64
-	n         int
-	digits    int
-	countries cumulative
-	cats      cumulative
+	seed       int64
+	n          int
+	digits     int
+	countries  cumulative
+	cats       cumulative
+	catWeights []int
 }
 
 // New returns the generator of the n-company data set for seed.
@@ -98,11 +112,12 @@ func New(seed int64, n int) (*Generator, error) {
 		cw[i] = c.Weight
 	}
 	return &Generator{
-		seed:      seed,
-		n:         n,
-		digits:    max(minIDDigits, len(strconv.Itoa(n-1))),
-		countries: newCumulative(cw),
-		cats:      newCumulative(categoryWeights()),
+		seed:       seed,
+		n:          n,
+		digits:     max(minIDDigits, len(strconv.Itoa(n-1))),
+		countries:  newCumulative(cw),
+		cats:       newCumulative(categoryWeights()),
+		catWeights: categoryWeights(),
 	}, nil
 }
 
@@ -143,7 +158,8 @@ func (g *Generator) Company(num int) Company {
 	country := Countries[g.countries.pick(r)]
 	c.CountryCode = country.Code
 	c.City = pickCity(r, country.Cities)
-	c.Categories = g.pickCategories(r)
+	c.Employees = headCount(r)
+	c.Categories = g.pickCategories(r, c.Employees)
 
 	main := Categories[c.Categories[0]]
 	base := companyName(r, main)
@@ -154,15 +170,75 @@ func (g *Generator) Company(num int) Company {
 	c.Domain = fmt.Sprintf("%s-%d.example", slug(base), num)
 	c.Website = "https://www." + c.Domain
 
-	// Log-uniform over 1..100,000: as many companies of 10-100 people as of
-	// 10,000-100,000 would overstate large firms, but it keeps every size
-	// band populated for size filters.
-	c.Employees = min(100_000, max(1, int(math.Exp(r.Float64()*math.Log(100_001)))))
-	// Skewed towards recent years, as company registries are.
-	c.Founded = 2025 - int(75*math.Pow(r.Float64(), 1.6))
+	c.Founded = foundedYear(r, MinAge(c.Employees))
 	c.UpdatedAt = updatedEpoch.Add(-time.Duration(r.Int64N(int64(365*24*time.Hour/time.Millisecond))) * time.Millisecond)
 	c.Description = describe(r, c)
 	return c
+}
+
+// sizeBands is the head-count distribution, in thousandths of companies, log
+// uniform within a band. It is heavy-tailed like real company catalogues —
+// three companies in four have at most 50 staff, the median about a dozen —
+// but keeps about 4% above 1,000 (1.3% above 5,000) rather than the 1% a
+// national register would, so that searches for large companies in one
+// country and category still find some in a 20,000-company demo.
+var sizeBands = []struct{ lo, hi, perMille int }{
+	{1, 1, 20},
+	{2, 10, 430},
+	{11, 50, 280},
+	{51, 200, 140},
+	{201, 500, 60},
+	{501, 1000, 30},
+	{1001, 5000, 27},
+	{5001, 10_000, 7},
+	{10_001, 100_000, 6},
+}
+
+// headCount draws a head count from sizeBands.
+func headCount(r *rand.Rand) int {
+	x := r.IntN(1000)
+	for _, b := range sizeBands {
+		if x >= b.perMille {
+			x -= b.perMille
+			continue
+		}
+		n := int(float64(b.lo) * math.Pow(float64(b.hi+1)/float64(b.lo), r.Float64()))
+		return min(max(n, b.lo), b.hi)
+	}
+	panic("sizeBands do not add up to 1000")
+}
+
+// growthCaps is the most staff a company can plausibly have by its age in
+// whole years (the index; the last entry holds for all older ones): fast
+// growers reach hundreds in three years and ten thousand in a decade, not
+// sooner.
+var growthCaps = []int{20, 50, 200, 800, 1500, 2500, 4000, 6000, 8000, 10_000,
+	30_000, 30_000, 30_000, 30_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 100_000}
+
+// MinAge returns the fewest whole years a company with the given head count
+// has been in business at ReferenceDate.
+func MinAge(employees int) int {
+	for age, most := range growthCaps {
+		if employees <= most {
+			return age
+		}
+	}
+	return len(growthCaps) - 1
+}
+
+// Age returns the fewest whole years a company founded in year founded can
+// have been in business at ReferenceDate: one founded on the last day of
+// 2023 is two years old on 2026-07-01, not three.
+func Age(founded int) int {
+	return ReferenceDate.Year() - 1 - founded
+}
+
+// foundedYear draws a founding year from 1950 at the earliest to the latest
+// year that leaves a company minAge whole years old at ReferenceDate, skewed
+// towards recent years as company registries are.
+func foundedYear(r *rand.Rand, minAge int) int {
+	latest := min(LatestFounded, ReferenceDate.Year()-1-minAge)
+	return latest - int(float64(latest-EarliestFounded)*math.Pow(r.Float64(), 1.6))
 }
 
 // stream returns the random stream for one draw of the data set. stream 0 is
@@ -172,21 +248,47 @@ func (g *Generator) stream(key, stream uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(hi, splitmix(key^hi)))
 }
 
-// pickCategories draws one to three distinct categories.
-func (g *Generator) pickCategories(r *rand.Rand) []int {
-	n := 1
+// pickCategories draws a main category and up to two more, each related to
+// every category already drawn. Small teams do one or two things; larger
+// companies more often three.
+func (g *Generator) pickCategories(r *rand.Rand, employees int) []int {
+	two, three := 80, 100 // per cent: below two is one category, below three two
+	switch {
+	case employees > 200:
+		two, three = 40, 80
+	case employees > 10:
+		two, three = 55, 90
+	}
+	n := 3
 	switch x := r.IntN(100); {
-	case x >= 85:
-		n = 3
-	case x >= 50:
+	case x < two:
+		n = 1
+	case x < three:
 		n = 2
 	}
-	out := make([]int, 0, n)
+	out := []int{g.cats.pick(r)}
 	for len(out) < n {
-		k := g.cats.pick(r)
-		if !containsInt(out, k) {
-			out = append(out, k)
+		var fits []int
+		for k := range Categories {
+			if slices.Contains(out, k) {
+				continue
+			}
+			related := true
+			for _, have := range out {
+				related = related && Related(have, k)
+			}
+			if related {
+				fits = append(fits, k)
+			}
 		}
+		if len(fits) == 0 {
+			break
+		}
+		w := make([]int, len(fits))
+		for i, k := range fits {
+			w[i] = g.catWeights[k]
+		}
+		out = append(out, fits[newCumulative(w).pick(r)])
 	}
 	return out
 }
@@ -216,7 +318,8 @@ func pickCity(r *rand.Rand, cities []string) string {
 	return cities[r.IntN(len(cities))]
 }
 
-// companyName combines word lists in one of three familiar shapes.
+// companyName combines word lists in one of three familiar shapes, ending in
+// a word of the main category.
 func companyName(r *rand.Rand, c Category) string {
 	word := c.NameWords[r.IntN(len(c.NameWords))]
 	switch x := r.IntN(4); {
@@ -234,38 +337,46 @@ func companyName(r *rand.Rand, c Category) string {
 	}
 }
 
-// describe writes a short profile from the company's categories and facts.
+// describe writes a short profile that states one offer of each of the
+// company's categories, its founding year and exact head count, and maybe a
+// closing sentence that fits its size, age and trade.
 func describe(r *rand.Rand, c Company) string {
 	var b strings.Builder
-	main := Categories[c.Categories[0]]
-	fmt.Fprintf(&b, "%s %s %s for %s.", c.Name, verbs[r.IntN(len(verbs))],
-		main.Products[r.IntN(len(main.Products))], main.Customers[r.IntN(len(main.Customers))])
-	if len(c.Categories) > 1 {
-		other := Categories[c.Categories[1]]
-		fmt.Fprintf(&b, " It also offers %s for %s.",
-			other.Products[r.IntN(len(other.Products))], other.Customers[r.IntN(len(other.Customers))])
+	offer := func(k int) string {
+		cat := Categories[k]
+		o := cat.Offers[r.IntN(len(cat.Offers))]
+		return o.Verb + " " + o.What + " for " + o.For[r.IntN(len(o.For))]
+	}
+	fmt.Fprintf(&b, "%s %s.", c.Name, offer(c.Categories[0]))
+	switch len(c.Categories) {
+	case 2:
+		fmt.Fprintf(&b, " It also %s.", offer(c.Categories[1]))
+	case 3:
+		fmt.Fprintf(&b, " It also %s, and %s.", offer(c.Categories[1]), offer(c.Categories[2]))
 	}
 	fmt.Fprintf(&b, " Founded in %d and headquartered in %s, the company employs %s.",
 		c.Founded, c.City, headcount(c.Employees))
 	if r.IntN(2) == 0 {
-		b.WriteString(" ")
-		b.WriteString(closingSentences[r.IntN(len(closingSentences))])
+		var fit []string
+		for _, s := range closingSentences {
+			if s.fits(c) {
+				fit = append(fit, s.text)
+			}
+		}
+		if len(fit) > 0 {
+			b.WriteString(" ")
+			b.WriteString(fit[r.IntN(len(fit))])
+		}
 	}
 	return b.String()
 }
 
-// headcount says a head count the way a profile would.
+// headcount says a head count exactly, as the employee count field has it.
 func headcount(n int) string {
-	switch {
-	case n == 1:
-		return "a single person"
-	case n < 50:
-		return fmt.Sprintf("a team of %d people", n)
-	case n < 1000:
-		return fmt.Sprintf("around %d people", n/10*10)
-	default:
-		return fmt.Sprintf("more than %s people", thousands(n/1000*1000))
+	if n == 1 {
+		return "1 person"
 	}
+	return thousands(n) + " people"
 }
 
 // thousands formats n with comma separators.
@@ -334,13 +445,4 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

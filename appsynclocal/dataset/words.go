@@ -48,19 +48,27 @@ var legalSuffixes = map[string]string{
 	"CN": "Co., Ltd", "AE": "LLC",
 }
 
-// verbs say what a company does with its product.
-var verbs = []string{"builds", "develops", "provides", "makes", "sells", "operates"}
+// closing is a sentence that may end a description, and the companies it
+// fits: a one-person business has no Fortune 500 customers.
+type closing struct {
+	text string
+	fits func(Company) bool
+}
 
 // closingSentences end some descriptions.
-var closingSentences = []string{
-	"Its customers include several Fortune 500 companies.",
-	"The company is backed by venture capital.",
-	"It is profitable and privately held.",
-	"The team has grown quickly since its last funding round.",
-	"It operates across North America and Europe.",
-	"The business is family owned.",
-	"It recently expanded into new international markets.",
-	"The company publishes an open-source toolkit used by thousands of developers.",
+var closingSentences = []closing{
+	{"Its customers include several Fortune 500 companies.", func(c Company) bool { return c.Employees >= 200 }},
+	{"The company is backed by venture capital.", func(c Company) bool { return Age(c.Founded) <= 15 && c.Employees >= 5 }},
+	{"It is profitable and privately held.", func(c Company) bool { return Age(c.Founded) >= 5 && c.Employees >= 20 }},
+	{"The team has grown quickly since its last funding round.", func(c Company) bool { return Age(c.Founded) <= 8 && c.Employees >= 10 }},
+	{"It sells internationally from its home market.", func(c Company) bool { return c.Employees >= 50 }},
+	{"The business is family owned.", func(c Company) bool { return Age(c.Founded) >= 20 }},
+	{"It recently expanded into new international markets.", func(c Company) bool { return c.Employees >= 100 }},
+	{"It is still run by its founders.", func(c Company) bool { return c.Employees <= 50 && Age(c.Founded) <= 25 }},
+	{"The company publishes an open-source toolkit used by thousands of developers.", func(c Company) bool {
+		name := Categories[c.Categories[0]].Name
+		return (name == "Software" || name == "AI & Machine Learning" || name == "Cybersecurity") && c.Employees >= 10
+	}},
 }
 
 // DefaultRoles are the roles email discovery looks for when none are given.
