@@ -1,0 +1,54 @@
+// Package jsonrpc is the JSON-RPC 2.0 edge in front of mcp-go: the rules
+// every incoming MCP message is checked against, the answers to messages
+// that break them, and the stdio transport that applies them to each line.
+//
+// Both transports use the same checks. Stdio reads one message per line
+// through [Stdio]; the HTTP transport passes each POST body to [Check] (or
+// to [Handler.Message], which also serves it).
+//
+// The rules, in the order a message meets them:
+//
+//   - At most [MaxFrame] bytes; a longer line is skipped to its end and
+//     answered, and the session goes on.
+//   - Valid UTF-8 and valid JSON, else -32700 naming the byte where it went
+//     wrong.
+//   - One JSON object. An array is a batch: JSON-RPC 2.0 allows them, MCP
+//     2025-11-25 removed them, so a batch gets one -32600 saying so.
+//   - The members jsonrpc ("2.0"), id (a string or an integer: MCP forbids
+//     null, and objects, arrays, booleans and fractions are not ids), method
+//     (a non-empty string) and params (an object) each appear at most once
+//     and are spelt exactly (Go's decoder, which mcp-go uses, would take
+//     "ID" or "Method" as well, so a frame could mean one thing here and
+//     another there).
+//   - A frame with a method and no id is a notification: never answered,
+//     even when malformed (it is logged and dropped). A frame with an id and
+//     a result or error but no method is an answer from the client: this
+//     server sends no requests, so it is dropped. Anything else with an id
+//     is a request and gets exactly one answer, unless the client cancels it.
+//
+// Where mcp-go v1.2.1 is at fault, and what an upstream fix would be:
+//
+//   - Ids: it decodes them into any (float64 for numbers) and writes them
+//     back from that value, so 123456789012345678901234567890 comes back as
+//     1.2345678901234568e+29, and it accepts null, objects, arrays and
+//     booleans as ids. Fix: keep the id as json.RawMessage from decode to
+//     answer, and refuse what is not a string or an integer.
+//   - Cancellation: notifications/cancelled finds the request by
+//     fmt.Sprintf("%v", id), so "1" cancels 1; the request's cancel func is
+//     stored only when its worker starts, so an early cancellation is lost;
+//     and the cancelled request is still answered. Fix: key in-flight
+//     requests by the raw id (type and value), register the cancel func when
+//     the line is read, and drop the answer of a cancelled request.
+//   - Odd frames: a frame with both method and result gets no answer at all
+//     (HandleMessage returns nil), and at end of input StdioServer cancels
+//     every request still in flight instead of answering it. Fix: answer
+//     -32600 for such frames, and on EOF wait (bounded) for the requests
+//     already read.
+//   - Messages: parse and shape errors carry encoding/json's text ("json:
+//     cannot unmarshal string into Go struct field …") and recovered panics
+//     their Go value. Fix: describe the member and the expected JSON type,
+//     and keep panics in the log.
+//   - Prompt handlers' errors all become -32603, so a missing argument reads
+//     as a server fault. Fix: check prompts/get arguments against the
+//     prompt's declared arguments and answer -32602 (app does this here).
+package jsonrpc

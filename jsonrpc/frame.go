@@ -1,0 +1,343 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxFrame bounds one incoming message, in bytes. The largest legitimate
+// message is a tool call with a few hundred ids in it, far below this; a
+// bigger one is refused before anything decodes it.
+const MaxFrame = 4 << 20
+
+// maxIDBytes bounds an id as written. Ids are kept while their request is
+// open and echoed in the answer, so they are kept short.
+const maxIDBytes = 1024
+
+// The JSON-RPC 2.0 error codes this package answers with.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// Error is a JSON-RPC error: a code and a message in plain words, naming the
+// member at fault and what was expected.
+type Error struct {
+	Code    int
+	Message string
+	// Data, when set, is sent as the error's data member.
+	Data json.RawMessage
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Kind says what a frame is, and so whether it is answered.
+type Kind int
+
+const (
+	// Request has a method and an id: it is answered exactly once (unless
+	// the client cancels it).
+	Request Kind = iota + 1
+	// Notification has a method and no id: it is never answered.
+	Notification
+	// Response has an id and a result or error but no method: an answer
+	// from the client. This server sends no requests, so nothing waits for
+	// one; it is dropped.
+	Response
+)
+
+// Frame is one message as the edge understood it.
+type Frame struct {
+	Kind Kind
+	// ID is the request's id as sent; zero for a notification, and for a
+	// refused frame whose id could not be read (the answer then says null).
+	ID ID
+	// Method is the method name; empty for a response.
+	Method string
+	// Params is the params member as sent; nil when absent or null.
+	Params json.RawMessage
+	// Raw is the message as it arrived.
+	Raw []byte
+	// idStart and idEnd locate the id's value in Raw, for WithID.
+	idStart, idEnd int
+}
+
+// WithID returns the message with its id replaced by id (raw JSON), every
+// other byte as sent. mcp-go decodes ids through float64, so the edge hands
+// it a small number of its own and puts the client's id back in the answer.
+func (f Frame) WithID(id json.RawMessage) []byte {
+	if f.idEnd == 0 {
+		return f.Raw
+	}
+	out := make([]byte, 0, len(f.Raw)-(f.idEnd-f.idStart)+len(id))
+	out = append(out, f.Raw[:f.idStart]...)
+	out = append(out, id...)
+	return append(out, f.Raw[f.idEnd:]...)
+}
+
+// members are the names JSON-RPC gives meaning to.
+var members = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// Parse checks one message. A nil error means the frame may be served as
+// its Kind says. A non-nil error is the answer to send with f.ID (null when
+// zero), except when f.Kind is Notification: a notification is never
+// answered, so the caller drops it.
+func Parse(msg []byte) (f Frame, err *Error) {
+	f.Raw = msg
+	f.Kind = Request // until the frame shows otherwise, a refusal is answered
+	if len(msg) > MaxFrame {
+		return f, TooLarge(len(msg))
+	}
+	if err := syntax(msg); err != nil {
+		return f, err
+	}
+	switch first := firstByte(msg); first {
+	case '{':
+	case '[':
+		return f, &Error{CodeInvalidRequest, "batches (JSON arrays of messages) are not supported: JSON-RPC 2.0 allows them but MCP 2025-11-25 removed them; send each message as its own line (on HTTP, its own POST)", nil}
+	default:
+		return f, &Error{CodeInvalidRequest, "a message must be a JSON object; this one is " + jsonType(first), nil}
+	}
+
+	m, perr := splitObject(msg)
+	if perr != nil {
+		return f, perr
+	}
+	if r, ok := m["params"]; ok && string(r.raw) != "null" {
+		f.Params = r.raw
+	}
+	id, hasID := m["id"]
+	method, hasMethod := m["method"]
+
+	var idErr *Error
+	if hasID {
+		f.idStart, f.idEnd = id.start, id.end
+		if string(id.raw) == "null" {
+			idErr = &Error{CodeInvalidRequest, `member "id" is null: MCP requires a string or an integer id on every request (leave "id" out to send a notification)`, nil}
+		} else if f.ID, idErr = ParseID(id.raw); idErr != nil {
+			f.idStart, f.idEnd = 0, 0
+		}
+	}
+
+	switch {
+	case hasMethod && !hasID && firstByte(method.raw) == '"':
+		f.Kind = Notification
+	case !hasMethod && hasID && (m.has("result") || m.has("error")):
+		f.Kind = Response
+		return f, nil
+	}
+	if idErr != nil {
+		return f, idErr
+	}
+	if err := checkVersion(m); err != nil {
+		return f, err
+	}
+	if !hasMethod {
+		return f, &Error{CodeInvalidRequest, `member "method" is missing: a request needs the name of the method to call`, nil}
+	}
+	if firstByte(method.raw) != '"' {
+		return f, &Error{CodeInvalidRequest, `member "method" must be a string; this one is ` + jsonType(firstByte(method.raw)), nil}
+	}
+	if jerr := json.Unmarshal(method.raw, &f.Method); jerr != nil || f.Method == "" {
+		return f, &Error{CodeInvalidRequest, `member "method" is empty: it must name the method to call`, nil}
+	}
+	if m.has("result") || m.has("error") {
+		return f, &Error{CodeInvalidRequest, `a request must not carry "result" or "error": those members belong only in answers`, nil}
+	}
+	if p, ok := m["params"]; ok {
+		switch c := firstByte(p.raw); c {
+		case '{', 'n':
+		case '[':
+			return f, &Error{CodeInvalidParams, `member "params" must be a JSON object of named parameters; MCP does not use positional (array) params`, nil}
+		default:
+			return f, &Error{CodeInvalidRequest, `member "params" must be a JSON object; this one is ` + jsonType(c), nil}
+		}
+	}
+	return f, nil
+}
+
+// Check applies Parse to one message, for a transport that hands messages
+// to mcp-go itself (HTTP: one POST body). ok means pass the body on
+// unchanged. Otherwise reply is the complete answer to send, or nil when
+// nothing is to be sent (a notification, or a response from the client: on
+// HTTP, 202 Accepted with no body).
+//
+// Check does not fix ids: mcp-go writes back a large integer id rounded. Use
+// [Handler.Message] to serve the body with ids kept exact.
+func Check(body []byte) (reply []byte, ok bool) {
+	f, err := Parse(body)
+	switch {
+	case err == nil && f.Kind == Response:
+		return nil, false
+	case err == nil:
+		return nil, true
+	case f.Kind == Notification:
+		return nil, false
+	}
+	return ErrorReply(f.ID, err), false
+}
+
+// TooLarge is the answer to a message over MaxFrame bytes.
+func TooLarge(n int) *Error {
+	return &Error{CodeInvalidRequest, fmt.Sprintf("the message is %d bytes; at most %d bytes (%d MiB) are accepted per message", n, MaxFrame, MaxFrame>>20), nil}
+}
+
+// member is one member's value as written and where it sits in the message.
+type member struct {
+	raw        json.RawMessage
+	start, end int
+}
+
+type object map[string]member
+
+func (o object) has(name string) bool { _, ok := o[name]; return ok }
+
+// splitObject reads the top-level members of a valid JSON object. A
+// JSON-RPC member given twice, or spelt in another case, is refused: Go's
+// decoder keeps the last duplicate and matches names case-insensitively, so
+// mcp-go would read such a frame differently from what was checked here.
+func splitObject(msg []byte) (object, *Error) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if _, err := dec.Token(); err != nil { // '{'
+		return nil, &Error{CodeParseError, "the message is not valid JSON", nil}
+	}
+	o := object{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, &Error{CodeParseError, "the message is not valid JSON", nil}
+		}
+		name, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, &Error{CodeParseError, "the message is not valid JSON", nil}
+		}
+		end := int(dec.InputOffset())
+		for _, known := range members {
+			if name != known && strings.EqualFold(name, known) {
+				return nil, &Error{CodeInvalidRequest, fmt.Sprintf("member %q is not a JSON-RPC member: names are case-sensitive; write %q", excerpt(name), known), nil}
+			}
+		}
+		if _, dup := o[name]; dup && isMember(name) {
+			return nil, &Error{CodeInvalidRequest, fmt.Sprintf("member %q appears twice; give it once", name), nil}
+		}
+		o[name] = member{raw: raw, start: end - len(raw), end: end}
+	}
+	return o, nil
+}
+
+func isMember(name string) bool {
+	for _, m := range members {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+func checkVersion(m object) *Error {
+	v, ok := m["jsonrpc"]
+	if !ok {
+		return &Error{CodeInvalidRequest, `member "jsonrpc" is missing: it must be the string "2.0"`, nil}
+	}
+	var s string
+	if json.Unmarshal(v.raw, &s) != nil || s != "2.0" {
+		return &Error{CodeInvalidRequest, `member "jsonrpc" must be the string "2.0"`, nil}
+	}
+	return nil
+}
+
+// syntax reports why msg is not valid UTF-8 JSON, in words: the byte where
+// it went wrong and what was found there.
+func syntax(msg []byte) *Error {
+	if len(bytes.TrimSpace(msg)) == 0 {
+		return &Error{CodeParseError, "the message is empty: send one JSON object per line", nil}
+	}
+	if !utf8.Valid(msg) {
+		at := 0
+		for at < len(msg) {
+			r, size := utf8.DecodeRune(msg[at:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			at += size
+		}
+		return &Error{CodeParseError, fmt.Sprintf("the message is not valid UTF-8 (at byte %d); JSON text must be UTF-8", at+1), nil}
+	}
+	var raw json.RawMessage
+	err := json.Unmarshal(msg, &raw)
+	if err == nil {
+		return nil
+	}
+	if json.NewDecoder(bytes.NewReader(msg)).Decode(&raw) == nil {
+		return &Error{CodeParseError, "the line holds more than one JSON value: send one message per line", nil}
+	}
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || se.Offset >= int64(len(msg)) {
+		return &Error{CodeParseError, "the message is not valid JSON; it ends before its last value is complete", nil}
+	}
+	at := int(se.Offset) // 1-based offset of the offending byte
+	if at < 1 {
+		at = 1
+	}
+	r, _ := utf8.DecodeRune(msg[at-1:])
+	return &Error{CodeParseError, fmt.Sprintf("the message is not valid JSON; unexpected %s at byte %d", describeRune(r), at), nil}
+}
+
+func describeRune(r rune) string {
+	switch {
+	case r == '"':
+		return `'"'`
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf("control character U+%04X", r)
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+func firstByte(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c
+	}
+	return 0
+}
+
+// jsonType names the JSON type of a value from its first byte.
+func jsonType(first byte) string {
+	switch first {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// excerpt cuts s to a short quotable prefix.
+func excerpt(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,61 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// ID is a request id exactly as the client wrote it. MCP allows a string or
+// an integer; an integer keeps every digit (123456789012345678901234567890
+// is echoed as written, not rounded through float64).
+type ID struct {
+	raw string // the JSON text as sent
+	key string // type and value: what two ids must share to be the same
+}
+
+// ParseID reads an id written as raw JSON. It refuses what MCP does not
+// allow as an id: null, objects, arrays, booleans and numbers with a
+// fraction or an exponent.
+func ParseID(raw json.RawMessage) (ID, *Error) {
+	if len(raw) > maxIDBytes {
+		return ID{}, &Error{CodeInvalidRequest, fmt.Sprintf(`member "id" is %d bytes long; ids are at most %d bytes`, len(raw), maxIDBytes), nil}
+	}
+	switch c := firstByte(raw); {
+	case c == '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ID{}, &Error{CodeInvalidRequest, `member "id" is not a valid JSON string`, nil}
+		}
+		return ID{raw: string(raw), key: "s" + s}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		n := string(raw)
+		if strings.ContainsAny(n, ".eE") {
+			return ID{}, &Error{CodeInvalidRequest, `member "id" must be a string or an integer; this one is a number with a fraction or an exponent`, nil}
+		}
+		if n == "-0" {
+			n = "0"
+		}
+		return ID{raw: string(raw), key: "n" + n}, nil
+	default:
+		return ID{}, &Error{CodeInvalidRequest, `member "id" must be a string or an integer; this one is ` + jsonType(c), nil}
+	}
+}
+
+// IsZero reports whether the id is absent or could not be read.
+func (id ID) IsZero() bool { return id.raw == "" }
+
+// Raw returns the id as sent, or null for the zero ID.
+func (id ID) Raw() json.RawMessage {
+	if id.raw == "" {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(id.raw)
+}
+
+// Key identifies the id by type and value: "1" and 1 differ, "\u0031" and
+// "1" are the same string.
+func (id ID) Key() string { return id.key }
+
+// String returns the id as sent, for logs.
+func (id ID) String() string { return string(id.Raw()) }

@@ -1,0 +1,397 @@
+package jsonrpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Defaults for Stdio's bounds.
+const (
+	// DefaultLimit is how many requests are served at once; a request
+	// mostly waits on the backend, so this is generous.
+	DefaultLimit = 32
+	// DefaultMaxOpen is how many requests may be open (served or waiting
+	// their turn) before reading pauses.
+	DefaultMaxOpen = 256
+	// DefaultDrain bounds the wait, at end of input, for answers still
+	// being computed; every call has its own deadline well inside it.
+	DefaultDrain = 30 * time.Second
+)
+
+// methodCancelled is the notification that cancels a request.
+const methodCancelled = "notifications/cancelled"
+
+// Stdio serves JSON-RPC over a byte stream, one message per line: the MCP
+// stdio transport. Each line is checked (Parse) before Handler sees it;
+// requests are served concurrently, each with its own context, and their
+// answers are written as they complete, with the client's ids as sent.
+//
+// Cancellation: notifications/cancelled naming an open request (same type
+// and value) cancels its context, and its answer is not sent, as MCP asks.
+//
+// End of input: the requests already read are still answered; Serve
+// returns as soon as the last answer is out (bounded by Drain), so a client
+// that writes its requests and closes stdin gets every answer.
+type Stdio struct {
+	Handler Handler
+	Logger  *slog.Logger
+	// Limit bounds the requests served at once (DefaultLimit if 0).
+	Limit int
+	// MaxOpen bounds the requests open at once (DefaultMaxOpen if 0): past
+	// it, reading pauses until one is answered.
+	MaxOpen int
+	// Drain bounds the wait at end of input (DefaultDrain if 0).
+	Drain time.Duration
+	// After returns a channel that fires after d (time.After if nil); tests
+	// inject it.
+	After func(d time.Duration) <-chan time.Time
+	// EndWithInput names methods that run until the client leaves (MCP's
+	// subscriptions/listen): at end of input they are cancelled at once,
+	// not waited for.
+	EndWithInput []string
+
+	mu      sync.Mutex
+	out     io.Writer
+	closed  bool // Serve has returned: nothing more is written
+	writeOK bool // false after a failed write, logged once
+	open    map[string]*pending
+	next    int64 // the last internal id handed out
+	wg      sync.WaitGroup
+	slots   chan struct{}
+}
+
+// pending is one request being served.
+type pending struct {
+	id        ID
+	method    string
+	cancel    context.CancelFunc
+	cancelled bool // by the client: the answer is dropped
+}
+
+// Serve reads messages from in until it ends or ctx is done, and writes
+// answers to out. It returns nil at end of input, ctx's error when ctx
+// ended it, or the read error.
+func (s *Stdio) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	s.init(out)
+	limit := s.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	maxOpen := s.MaxOpen
+	if maxOpen <= 0 {
+		maxOpen = DefaultMaxOpen
+	}
+	s.slots = make(chan struct{}, limit)
+	room := make(chan struct{}, maxOpen) // one token per open request
+
+	lines := make(chan line)
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
+	go readLines(readCtx, in, lines)
+
+	var readErr error
+	for reading := true; reading; {
+		select {
+		case <-ctx.Done():
+			s.stop(0)
+			return ctx.Err()
+		case l := <-lines:
+			switch {
+			case l.err != nil:
+				if !errors.Is(l.err, io.EOF) {
+					readErr = l.err
+				}
+				reading = false
+			case l.tooLong > 0:
+				s.refuse(Frame{Kind: Request}, TooLarge(l.tooLong))
+			default:
+				if !s.handle(ctx, l.msg, room) {
+					s.stop(0)
+					return ctx.Err()
+				}
+			}
+		}
+	}
+	s.drain(ctx)
+	return readErr
+}
+
+func (s *Stdio) init(out io.Writer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Logger == nil {
+		s.Logger = slog.New(slog.DiscardHandler)
+	}
+	s.out, s.closed, s.writeOK = out, false, true
+	s.open = map[string]*pending{}
+}
+
+// handle serves one line. It returns false when ctx ended while it waited
+// for room.
+func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool {
+	f, perr := Parse(msg)
+	if perr != nil {
+		logRefusal(s.Logger, f, perr)
+		if f.Kind != Notification {
+			s.write(ErrorReply(f.ID, perr))
+		}
+		return true
+	}
+	switch f.Kind {
+	case Response:
+		s.Logger.Debug("ignored a response from the client: this server sends no requests", "id", f.ID.String())
+		return true
+	case Notification:
+		if f.Method == methodCancelled {
+			s.cancelRequest(f.Params)
+			return true
+		}
+		// Notifications run in order, on the read loop: they are quick
+		// (notifications/initialized) and order matters for them.
+		call(ctx, s.Handler, s.Logger, f.Method, f.Raw)
+		return true
+	}
+
+	select {
+	case room <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	s.mu.Lock()
+	if _, dup := s.open[f.ID.Key()]; dup {
+		s.mu.Unlock()
+		<-room
+		s.refuse(f, &Error{CodeInvalidRequest, `member "id" is already used by a request still being served: give each request its own id`, nil})
+		return true
+	}
+	s.next++
+	internal := json.RawMessage(strconv.FormatInt(s.next, 10))
+	rctx, cancel := context.WithCancel(ctx)
+	p := &pending{id: f.ID, method: f.Method, cancel: cancel}
+	s.open[f.ID.Key()] = p
+	s.wg.Add(1)
+	s.mu.Unlock()
+
+	longLived := slices.Contains(s.EndWithInput, f.Method)
+	go func() {
+		defer s.wg.Done()
+		defer func() { <-room }()
+		defer cancel()
+		if !longLived {
+			select {
+			case s.slots <- struct{}{}:
+				defer func() { <-s.slots }()
+			case <-rctx.Done():
+				s.finish(p, nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil})
+				return
+			}
+		}
+		res, err := call(rctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
+		s.finish(p, res, err)
+	}()
+	return true
+}
+
+// finish writes a request's answer unless the client cancelled it.
+func (s *Stdio) finish(p *pending, res json.RawMessage, err *Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.cancelled {
+		s.Logger.Debug("dropped the answer to a cancelled request", "id", p.id.String(), "method", p.method)
+		return
+	}
+	delete(s.open, p.id.Key())
+	if err != nil {
+		s.writeLocked(ErrorReply(p.id, err))
+		return
+	}
+	s.writeLocked(ResultReply(p.id, res))
+}
+
+// cancelRequest applies notifications/cancelled. An id that names no open
+// request (already answered, never sent, or of another type) is ignored,
+// as MCP asks.
+func (s *Stdio) cancelRequest(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		s.Logger.Warn("dropped a malformed notification", "method", methodCancelled, "reason", `params.requestId is missing`)
+		return
+	}
+	id, perr := ParseID(p.RequestID)
+	if perr != nil {
+		s.Logger.Warn("dropped a malformed notification", "method", methodCancelled, "reason", "params.requestId: "+perr.Message)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.open[id.Key()]
+	if !ok {
+		s.Logger.Debug("cancellation names no open request", "id", id.String())
+		return
+	}
+	r.cancelled = true
+	delete(s.open, id.Key())
+	r.cancel()
+	s.Logger.Info("request cancelled by the client", "id", id.String(), "method", r.method)
+}
+
+// drain waits, at end of input, for the open requests to be answered.
+func (s *Stdio) drain(ctx context.Context) {
+	s.mu.Lock()
+	for _, p := range s.open {
+		if slices.Contains(s.EndWithInput, p.method) {
+			p.cancel()
+		}
+	}
+	s.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	wait := s.Drain
+	if wait <= 0 {
+		wait = DefaultDrain
+	}
+	select {
+	case <-done:
+		s.stop(0)
+	case <-s.after(wait):
+		s.Logger.Warn("end of input: requests still open after the drain bound; cancelling them", "bound", wait.String(), "open", s.openCount())
+		s.stop(time.Second)
+	case <-ctx.Done():
+		s.stop(0)
+	}
+}
+
+// stop cancels what is still open, gives the handlers grace to return, and
+// closes the output: nothing is written after Serve returns.
+func (s *Stdio) stop(grace time.Duration) {
+	s.mu.Lock()
+	for _, p := range s.open {
+		p.cancel()
+	}
+	s.mu.Unlock()
+	if grace > 0 {
+		done := make(chan struct{})
+		go func() { s.wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-s.after(grace):
+		}
+	}
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+}
+
+func (s *Stdio) openCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.open)
+}
+
+func (s *Stdio) after(d time.Duration) <-chan time.Time {
+	if s.After != nil {
+		return s.After(d)
+	}
+	return time.After(d)
+}
+
+// Notify writes a message the server sends on its own (a notification).
+func (s *Stdio) Notify(msg []byte) {
+	s.write(msg)
+}
+
+func (s *Stdio) refuse(f Frame, e *Error) {
+	logRefusal(s.Logger, f, e)
+	s.write(ErrorReply(f.ID, e))
+}
+
+func (s *Stdio) write(msg []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writeLocked(msg)
+}
+
+// writeLocked writes one message as one line, in one Write call.
+func (s *Stdio) writeLocked(msg []byte) {
+	if s.closed || s.out == nil {
+		return
+	}
+	if _, err := s.out.Write(append(msg, '\n')); err != nil && s.writeOK {
+		s.writeOK = false
+		s.Logger.Error("writing to the client failed; answers are being lost", "err", err.Error())
+	}
+}
+
+// line is one message read, or why reading stopped.
+type line struct {
+	msg     []byte
+	tooLong int // the line was skipped: this many bytes, over MaxFrame
+	err     error
+}
+
+// readLines splits in into lines of at most MaxFrame bytes. A longer line
+// is read to its end without being kept, and reported by its size. Blank
+// lines are skipped.
+func readLines(ctx context.Context, in io.Reader, out chan<- line) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	send := func(l line) bool {
+		select {
+		case out <- l:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		var buf []byte
+		size := 0
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			size += len(chunk)
+			if size <= MaxFrame+1 { // +1: the newline is not part of the message
+				buf = append(buf, chunk...)
+			} else {
+				buf = nil
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		msg := bytes.TrimSpace(buf)
+		switch {
+		case size > 0 && buf == nil:
+			if err == nil {
+				size-- // the newline
+			}
+			if !send(line{tooLong: size}) {
+				return
+			}
+		case len(msg) > MaxFrame:
+			if !send(line{tooLong: len(msg)}) {
+				return
+			}
+		case len(msg) > 0:
+			if !send(line{msg: msg}) {
+				return
+			}
+		}
+		if err != nil {
+			send(line{err: err})
+			return
+		}
+	}
+}
