@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -88,7 +89,8 @@ func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *gr
 		return networkError(ctx, op, err)
 	}
 
-	e := &Error{Operation: op, StatusCode: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header)}
+	e := &Error{Operation: op, StatusCode: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header),
+		HeaderErrorType: errorTypeHeader(hresp.Header)}
 	var wr wireResponse
 	if jerr := json.Unmarshal(raw, &wr); jerr != nil || (wr.Data == nil && wr.Errors == nil) {
 		e.Kind = KindMalformed
@@ -118,7 +120,7 @@ func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *gr
 	}
 	if len(wr.Errors) > 0 {
 		e.Kind = KindGraphQL
-		e.PartialData = hasData
+		e.PartialData = hasData && rootsPresent(wr.Data)
 		return e
 	}
 	if !hasData {
@@ -152,6 +154,29 @@ func networkError(ctx context.Context, op string, err error) error {
 		e.Kind, e.Cause = KindUnreachable, "connection failed"
 	}
 	return e
+}
+
+// rootsPresent reports whether every root field of data is non-null. Each
+// operation here selects one root field; when it is null the errors took it,
+// and nothing that arrived is worth keeping.
+func rootsPresent(data json.RawMessage) bool {
+	var roots map[string]json.RawMessage
+	if json.Unmarshal(data, &roots) != nil || len(roots) == 0 {
+		return false
+	}
+	for _, v := range roots {
+		if len(v) == 0 || string(v) == "null" {
+			return false
+		}
+	}
+	return true
+}
+
+// errorTypeHeader reads x-amzn-ErrorType, which AWS services set as
+// "Type:detail" or "Type"; only the type is kept.
+func errorTypeHeader(h http.Header) string {
+	t, _, _ := strings.Cut(h.Get("x-amzn-ErrorType"), ":")
+	return strings.TrimSpace(t)
 }
 
 // retryAfter reads a Retry-After header given in seconds.

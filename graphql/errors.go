@@ -54,6 +54,45 @@ type GraphQLError struct {
 	Message string `json:"message"`
 	// Path is the response path the error belongs to, e.g. ["listCollections"].
 	Path []any `json:"path,omitempty"`
+	// Locations point into the query document. Errors with locations but no
+	// errorType and no path are validation errors: the query itself, or a
+	// variable's value, was refused before anything was resolved.
+	Locations []Location `json:"locations,omitempty"`
+	// Extensions are the GraphQL spec's free-form additions; only their
+	// "code" (GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT…) is read, from
+	// servers that are not AppSync.
+	Extensions struct {
+		Code any `json:"code,omitempty"`
+	} `json:"extensions,omitzero"`
+}
+
+// Location is a line and column in the query document.
+type Location struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Code returns extensions.code when it is a string, else "".
+func (e GraphQLError) Code() string {
+	s, _ := e.Extensions.Code.(string)
+	return s
+}
+
+// IsValidation reports whether the error refuses the query or its variables
+// rather than reporting a failed resolver: no errorType, and either the
+// "Validation error of type …" words of AppSync (graphql-java), a
+// validation or parse code in extensions, or locations without a path.
+func (e GraphQLError) IsValidation() bool {
+	if e.ErrorType != "" {
+		return false
+	}
+	switch e.Code() {
+	case "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED", "BAD_USER_INPUT":
+		return true
+	}
+	return strings.HasPrefix(e.Message, "Validation error") ||
+		strings.HasPrefix(e.Message, "Variable '") ||
+		(len(e.Locations) > 0 && len(e.Path) == 0)
 }
 
 // String renders the error as "errorType: message (path a.b)".
@@ -92,7 +131,9 @@ type Error struct {
 	StatusCode int
 	// Errors holds the GraphQL errors, from a 200 or a non-2xx body alike.
 	Errors []GraphQLError
-	// PartialData is true when data came back together with the errors.
+	// PartialData is true when data came back together with the errors and
+	// every root field of it is non-null: there is something to keep. A null
+	// root field with errors is a failed call, whatever else came back.
 	PartialData bool
 	// Body is an excerpt of a body that was not a GraphQL response.
 	Body string
@@ -101,6 +142,9 @@ type Error struct {
 	Cause string
 	// RetryAfter is the backend's Retry-After hint, or 0.
 	RetryAfter time.Duration
+	// HeaderErrorType is the x-amzn-ErrorType response header, which AppSync
+	// sets on refused requests; it stands in for a body without errorType.
+	HeaderErrorType string
 	// Err is the underlying Go error, for errors.Is/As. It is never shown to a
 	// user: it may carry addresses and type names.
 	Err error

@@ -118,21 +118,38 @@ func invalidFields(fields []FieldError) *Error {
 	}
 }
 
-// Classify turns any error a tool returned into an *Error. unauthorizedHint,
-// when not empty, says how to fix refused credentials for the method in use;
-// authMethod is that method ("apikey", "oidc", "sigv4").
+// Classifier turns any error a tool returned into an *Error.
+type Classifier struct {
+	// Classes are the operator's errorType mappings (--error-class),
+	// consulted before the families.
+	Classes ErrorClasses
+	// Hint, when not empty, says how to fix refused credentials for the
+	// method in use.
+	Hint string
+	// AuthMethod is that method ("apikey", "oidc", "sigv4").
+	AuthMethod string
+}
+
+// Classify turns any error a tool returned into an *Error, with the errorType
+// families alone (no operator mappings).
 func Classify(err error, unauthorizedHint, authMethod string) *Error {
+	return Classifier{Hint: unauthorizedHint, AuthMethod: authMethod}.Classify(err)
+}
+
+// Classify turns any error a tool returned into an *Error.
+func (c Classifier) Classify(err error) *Error {
 	var te *Error
 	if errors.As(err, &te) {
 		return te
 	}
 	// The transport could not obtain credentials (a token endpoint down, a
-	// token file gone): nothing was sent, and the fix is the operator's.
+	// token file gone, a token past its expiry): nothing was sent, and the
+	// fix is the operator's.
 	var ae *auth.Error
 	if errors.As(err, &ae) {
 		msg := "no valid credentials to send: " + ae.Error()
-		if unauthorizedHint != "" {
-			msg += ". " + unauthorizedHint
+		if c.Hint != "" {
+			msg += ". " + c.Hint
 		}
 		return &Error{Class: Unauthorized, Message: msg, Err: err}
 	}
@@ -160,62 +177,185 @@ func Classify(err error, unauthorizedHint, authMethod string) *Error {
 		e.Message = "the data API answered with a body that is not a GraphQL response: " + ge.Error()
 		return e
 	}
-
-	// The backend answered: keep its words, and choose the class from its
-	// errorType first (AppSync's own classification), then the HTTP status.
+	// The backend answered: keep its words, and choose the class from what
+	// it said — the operator's mapping of an errorType first, then the
+	// errorType's family, then the HTTP status.
 	words := ge.Error()
-	switch t := errorTypeOf(ge); {
-	case t == "UnauthorizedException" || ge.StatusCode == http.StatusUnauthorized:
-		e.Class = Unauthorized
-		e.Message = "the data API refused the credentials: " + words
-		if unauthorizedHint != "" {
-			e.Message += ". " + unauthorizedHint
+	if class, ok := c.operatorClass(ge); ok {
+		c.byClass(e, class, words, ge.StatusCode)
+		return e
+	}
+	c.byFamily(e, decideFamily(ge), words, ge.StatusCode)
+	return e
+}
+
+// operatorClass returns the operator's class for the first errorType it maps.
+func (c Classifier) operatorClass(ge *graphql.Error) (Class, bool) {
+	for _, g := range ge.Errors {
+		if class, ok := c.Classes.lookup(g.ErrorType); ok {
+			return class, true
 		}
-	case t == "Unauthorized":
-		// AppSync's field-level refusal: the credentials are valid but their
-		// auth mode may not read this field. With an API key that is always
-		// the cause: a key has no user, so it cannot reach collections.
-		e.Class = Unauthorized
+	}
+	return c.Classes.lookup(ge.HeaderErrorType)
+}
+
+// decision is the family chosen for an answer, and what it rests on.
+type decision struct {
+	family    typeFamily
+	retryable bool // a resolver failure that is a throttle or an outage
+	// validation is set when the errors refuse the query document or a
+	// variable rather than report a failed resolver.
+	validation, variable bool
+}
+
+// decideFamily reads the answer: a 401 is refused credentials whatever the
+// body says; otherwise the first error whose family asks the caller for
+// something (fix credentials, fix arguments, wait) decides, then a
+// resolver's failure, then validation errors, then the status.
+func decideFamily(ge *graphql.Error) decision {
+	if ge.StatusCode == http.StatusUnauthorized {
+		return decision{family: familyCredentials}
+	}
+	var resolver, validation *decision
+	types := make([]string, 0, len(ge.Errors)+1)
+	for _, g := range ge.Errors {
+		types = append(types, g.ErrorType)
+		if g.IsValidation() && validation == nil {
+			v := strings.Contains(strings.ToLower(g.Message), "variable") || strings.Contains(g.Message, "WrongType") || g.Code() == "BAD_USER_INPUT"
+			validation = &decision{validation: true, variable: v}
+		}
+	}
+	types = append(types, ge.HeaderErrorType)
+	for _, t := range types {
+		f, retry := familyOf(t)
+		switch f {
+		case familyUnknown:
+			continue
+		case familyResolver:
+			if resolver == nil {
+				resolver = &decision{family: f, retryable: retry}
+			}
+			continue
+		}
+		return decision{family: f}
+	}
+	switch {
+	case resolver != nil:
+		return *resolver
+	case validation != nil:
+		return *validation
+	}
+	return decision{family: httpFamily(ge.StatusCode)}
+}
+
+// httpFamily reads a status that came without a recognised errorType. A 404
+// is not "not found": the endpoint URL is wrong (see byFamily).
+func httpFamily(status int) typeFamily {
+	switch status {
+	case http.StatusBadRequest:
+		return familyInvalid
+	case http.StatusForbidden:
+		return familyForbidden
+	case http.StatusTooManyRequests:
+		return familyThrottled
+	case http.StatusGatewayTimeout:
+		return familyTimeout
+	case http.StatusBadGateway, http.StatusServiceUnavailable:
+		return familyUnavailable
+	}
+	return familyUnknown
+}
+
+// byFamily sets the class, retryability and message for a family.
+func (c Classifier) byFamily(e *Error, d decision, words string, status int) {
+	switch {
+	case d.validation && d.variable:
+		e.Class = InvalidArguments
+		e.Message = "the data API refused an argument's value: " + words
+		return
+	case d.validation:
+		e.Class = BackendError
+		e.Message = "the data API refused this server's query as invalid for its schema: " + words +
+			"; the endpoint serves a different schema than this server was built for: check --endpoint"
+		return
+	}
+	switch d.family {
+	case familyCredentials:
+		c.byClass(e, Unauthorized, words, http.StatusUnauthorized)
+	case familyPermission:
+		c.byClass(e, Unauthorized, words, status)
+	case familyForbidden:
+		c.byClass(e, Forbidden, words, status)
+	case familyNotFound:
+		c.byClass(e, NotFound, words, status)
+	case familyInvalid:
+		c.byClass(e, InvalidArguments, words, status)
+	case familyThrottled:
+		c.byClass(e, RateLimited, words, status)
+	case familyTimeout:
+		c.byClass(e, BackendTimeout, words, status)
+	case familyUnavailable:
+		e.Class, e.Retryable = BackendError, true
+		e.Message = "the data API is unavailable for now: " + words + "; retry shortly"
+	case familyResolver:
+		e.Class, e.Retryable = BackendError, d.retryable
+		e.Message = "a resolver of the data API failed: " + words
+		if d.retryable {
+			e.Message += "; it was throttled or unavailable, so retry shortly"
+		}
+	default:
+		if status == http.StatusNotFound {
+			e.Class = BackendUnreachable
+			e.Message = "the endpoint answered 404: " + words + "; check --endpoint (an AppSync GraphQL URL ends in /graphql)"
+			return
+		}
+		c.byClass(e, BackendError, words, status)
+	}
+}
+
+// byClass sets the message and retry advice of a class the backend's answer
+// was given, by family or by the operator's mapping.
+func (c Classifier) byClass(e *Error, class Class, words string, status int) {
+	e.Class = class
+	switch class {
+	case Unauthorized:
+		if status == http.StatusUnauthorized {
+			e.Message = "the data API refused the credentials: " + words
+			if c.Hint != "" {
+				e.Message += ". " + c.Hint
+			}
+			return
+		}
+		// A refusal of one field or operation: the credentials are valid
+		// but their auth mode may not do this. With an API key that is
+		// always the cause: a key has no user, so it cannot reach
+		// collections.
 		e.Message = "these credentials may not use this operation: " + words
-		if authMethod == "apikey" {
+		if c.AuthMethod == "apikey" {
 			e.Message += ". Collections and writes belong to a user: authenticate with OIDC or IAM, not an API key"
 		}
-	case t == "AccessDeniedException" || t == "ForbiddenException" || ge.StatusCode == http.StatusForbidden:
-		e.Class = Forbidden
+	case Forbidden:
 		e.Message = "the data API forbids this call: " + words
-	case t == "NotFoundException" || t == "NotFound":
-		e.Class = NotFound
+	case NotFound:
 		e.Message = words
-	case t == "BadRequestException" || t == "ValidationError" || ge.StatusCode == http.StatusBadRequest:
-		e.Class = InvalidArguments
+	case InvalidArguments:
 		e.Message = "the data API rejected the request: " + words
-	case strings.Contains(t, "Throttl") || strings.Contains(t, "TooManyRequests") || ge.StatusCode == http.StatusTooManyRequests:
-		e.Class, e.Retryable = RateLimited, true
+	case RateLimited:
+		e.Retryable = true
 		if e.RetryAfter == 0 {
 			e.RetryAfter = time.Second
 		}
 		e.Message = "the data API is throttling requests: " + words
-	case t == "ExecutionTimeout" || ge.StatusCode == http.StatusGatewayTimeout:
-		e.Class, e.Retryable = BackendTimeout, true
+	case BackendTimeout:
+		e.Retryable = true
 		e.Message = "the data API timed out: " + words
-	case ge.StatusCode == http.StatusNotFound:
-		e.Class = BackendUnreachable
-		e.Message = "the endpoint answered 404: " + words + "; check --endpoint (an AppSync GraphQL URL ends in /graphql)"
+	case BackendUnreachable:
+		e.Message = "the data API could not serve this call: " + words + "; check that --endpoint is right"
 	default:
 		e.Class = BackendError
-		e.Retryable = ge.StatusCode >= 500
+		e.Retryable = status >= 500
 		e.Message = "the data API failed: " + words
 	}
-	return e
-}
-
-func errorTypeOf(ge *graphql.Error) string {
-	for _, e := range ge.Errors {
-		if e.ErrorType != "" {
-			return e.ErrorType
-		}
-	}
-	return ""
 }
 
 func detail(ge *graphql.Error) *BackendDetail {

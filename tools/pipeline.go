@@ -32,6 +32,8 @@ type Runtime struct {
 	Limiter Limiter
 	// UnauthorizedHint says how to fix credentials the backend refused.
 	UnauthorizedHint func() string
+	// ErrorClasses are the operator's errorType mappings (--error-class).
+	ErrorClasses ErrorClasses
 	// CallTimeout bounds each call; 0 means DefaultCallTimeout.
 	CallTimeout time.Duration
 	// Now reads the clock for durations; nil means time.Now.
@@ -79,7 +81,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 	}
 	if t.gate != nil {
 		if err := t.gate(ctx); err != nil {
-			return rt.fail(t, rec, Classify(err, "", caller.AuthMethod))
+			return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, AuthMethod: caller.AuthMethod}.Classify(err))
 		}
 	}
 	if rt.Limiter != nil {
@@ -101,7 +103,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 		if rt.UnauthorizedHint != nil {
 			hint = rt.UnauthorizedHint()
 		}
-		return rt.fail(t, rec, Classify(err, hint, caller.AuthMethod))
+		return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, Hint: hint, AuthMethod: caller.AuthMethod}.Classify(err))
 	}
 	return rt.succeed(rec, out)
 }
