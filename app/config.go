@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/tools"
 )
 
 // Config is the server's configuration, from flags and the environment.
@@ -35,6 +35,9 @@ type Config struct {
 	LogFormat, LogLevel string
 	// ValidateOutput checks results against their outputSchema (tests).
 	ValidateOutput bool
+	// ErrorClasses map a resolver's own errorTypes to classes
+	// (--error-class, ERROR_CLASSES).
+	ErrorClasses tools.ErrorClasses
 }
 
 // repeated is a flag that may be given several times.
@@ -49,20 +52,23 @@ func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
 func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("mcp-server", flag.ContinueOnError)
 	fs.SetOutput(usage)
+	fs.Usage = usageWithEnvironment(fs, usage)
 	var c Config
-	var rateLimits repeated
+	var rateLimits, errorClasses repeated
 	var authFlag string
+	env := &envReader{getenv: getenv}
 	fs.StringVar(&c.Endpoint, "endpoint", getenv("APPSYNC_ENDPOINT"), "AppSync GraphQL URL (env APPSYNC_ENDPOINT)")
-	fs.BoolVar(&c.Embedded, "embedded", envBool(getenv("MCP_EMBEDDED")), "start the embedded local backend in-process and use it (a complete demo)")
+	fs.BoolVar(&c.Embedded, "embedded", env.bool("MCP_EMBEDDED"), "start the embedded local backend in-process and use it (a complete demo)")
 	fs.StringVar(&c.DataDir, "data-dir", getenv("MCP_DATA_DIR"), "embedded backend: where its database lives (default: the user cache dir)")
-	fs.IntVar(&c.Companies, "companies", envInt(getenv("MCP_COMPANIES")), "embedded backend: how many synthetic companies (default 20000)")
+	fs.IntVar(&c.Companies, "companies", env.int("MCP_COMPANIES"), "embedded backend: how many synthetic companies (default 20000)")
 	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
 	if err := c.Mutations.Set(getenv("ALLOW_MUTATIONS")); err != nil {
 		return c, fmt.Errorf("ALLOW_MUTATIONS: %w", err)
 	}
 	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(WriteTools, ", ")+" (env ALLOW_MUTATIONS)")
-	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", envBool(getenv("HIDE_DISABLED_TOOLS")), "leave disabled write tools out of tools/list")
+	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
 	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
+	fs.Var(&errorClasses, "error-class", "map a resolver's own errorType to a class, TYPE=CLASS (TYPE may end in *); repeatable (env ERROR_CLASSES, comma-separated)")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
 	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
@@ -71,6 +77,9 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q; flags start with --", fs.Arg(0))
+	}
+	if env.err != nil {
+		return c, env.err
 	}
 	if env := getenv("RATE_LIMITS"); env != "" {
 		c.RateLimits = append(c.RateLimits, env)
@@ -88,7 +97,11 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	if c.Embedded && c.Endpoint != "" {
 		return c, errors.New("--embedded and --endpoint exclude each other: the embedded backend chooses its own endpoint")
 	}
-	return c, nil
+	var err error
+	if c.ErrorClasses, err = parseErrorClasses(getenv("ERROR_CLASSES"), errorClasses); err != nil {
+		return c, err
+	}
+	return c, c.check(getenv)
 }
 
 func envOr(v, def string) string {
@@ -96,14 +109,4 @@ func envOr(v, def string) string {
 		return def
 	}
 	return v
-}
-
-func envBool(v string) bool {
-	b, _ := strconv.ParseBool(v)
-	return b
-}
-
-func envInt(v string) int {
-	n, _ := strconv.Atoi(v)
-	return n
 }

@@ -35,7 +35,7 @@ type Stdio struct {
 func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) string) error {
 	logger, err := NewLogger(stdio.Err, cfg.LogFormat, cfg.LogLevel)
 	if err != nil {
-		return err
+		return misconfigured(err)
 	}
 
 	if getenv == nil {
@@ -55,13 +55,13 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 
 	src, err := auth.Resolve(ctx, authOpts)
 	if err != nil {
-		return err
+		return misconfigured(err)
 	}
 	client := graphql.NewClient(endpoint, &http.Client{Transport: src.Transport}, cfg.Timeout)
 
 	limits, err := rateLimits(cfg.RateLimits)
 	if err != nil {
-		return err
+		return misconfigured(err)
 	}
 	limiter := ratelimit.New(limits)
 
@@ -75,6 +75,7 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 		Runtime: tools.Runtime{
 			Logger:           logger,
 			UnauthorizedHint: src.UnauthorizedHint,
+			ErrorClasses:     cfg.ErrorClasses,
 			CallTimeout:      cfg.Timeout + 5*time.Second,
 		},
 		Transport:      "stdio",

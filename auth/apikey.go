@@ -44,7 +44,19 @@ type apiKeyTransport struct {
 }
 
 func (t *apiKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := refuseInsecure(APIKey, r.URL); err != nil {
+		closeBody(r)
+		return nil, err
+	}
 	r = r.Clone(r.Context())
 	r.Header.Set("x-api-key", t.key)
 	return t.base.RoundTrip(r)
+}
+
+// closeBody closes a request's body, as a RoundTripper must even when it
+// sends nothing.
+func closeBody(r *http.Request) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
 }

@@ -65,6 +65,8 @@ func (s oidcSettings) kind() (tokenKind, error) {
 	switch {
 	case s.issuer == "":
 		return "", errorf(OIDC, "OIDC_ISSUER is not set: set it to the issuer URL of the tokens (the AppSync API's OIDC issuer) so they can be verified")
+	case CheckSecureURL(s.issuer) != nil:
+		return "", errorf(OIDC, "OIDC_ISSUER %s: set it to the issuer's https URL, e.g. OIDC_ISSUER=https://login.example.com/realms/main", CheckSecureURL(s.issuer))
 	case s.audience == "":
 		return "", errorf(OIDC, "no audience: set OIDC_AUDIENCE (or OIDC_CLIENT_ID) to the client id the AppSync API's OIDC configuration expects")
 	case s.token != "" && s.tokenFile != "":

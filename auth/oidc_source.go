@@ -47,6 +47,10 @@ type oidcTransport struct {
 // aws/aws-appsync-community#96 and the AWS knowledge-center article on
 // AppSync 401s), and its own clients send the bare token.
 func (t *oidcTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := refuseInsecure(OIDC, r.URL); err != nil {
+		closeBody(r)
+		return nil, err
+	}
 	tok, err := t.state.tokens.current(r.Context())
 	if err != nil {
 		if r.Body != nil {

@@ -56,6 +56,7 @@ func Resolve(ctx context.Context, o Options) (*Source, error) {
 			continue
 		}
 		log.Debug("auth method chosen", "method", string(src.Method), "principal", src.Principal)
+		r.reportUnusedKey(src)
 		return src, nil
 	}
 	if force != "" {
@@ -67,3 +68,19 @@ func Resolve(ctx context.Context, o Options) (*Source, error) {
 // IsNotConfigured reports whether err means that no method is configured, as
 // opposed to a configured method being broken.
 func IsNotConfigured(err error) bool { return errors.Is(err, ErrNoCredentials) }
+
+// reportUnusedKey says so when an API key the operator set explicitly is
+// not used because a method earlier in the chain won, most surprisingly
+// AWS credentials the machine provides (an instance or container role)
+// rather than anything the operator configured for this server.
+func (r *resolver) reportUnusedKey(src *Source) {
+	if src.Method == APIKey || (r.o.APIKey == "" && r.o.Getenv("APPSYNC_API_KEY") == "") {
+		return
+	}
+	winner := string(src.Method)
+	if cs := src.Status().CredentialSource; cs != "" {
+		winner += " (AWS credentials from " + cs + ")"
+	}
+	r.o.Logger.Warn("APPSYNC_API_KEY is set but not used: the credential chain chose " + winner +
+		", which comes first; start with --auth apikey (MCP_AUTH=apikey) to use the key, or unset APPSYNC_API_KEY")
+}

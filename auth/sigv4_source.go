@@ -46,6 +46,10 @@ type sigv4Transport struct {
 }
 
 func (t *sigv4Transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := refuseInsecure(SigV4, r.URL); err != nil {
+		closeBody(r)
+		return nil, err
+	}
 	body, err := readBody(r)
 	if err != nil {
 		return nil, err

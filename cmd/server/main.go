@@ -30,6 +30,9 @@ func main() {
 	defer stop()
 	if err := app.Run(ctx, cfg, app.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, os.Getenv); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-server:", err)
+		if app.IsMisconfiguration(err) {
+			os.Exit(2) // the flags or the environment need fixing
+		}
 		os.Exit(1)
 	}
 }

@@ -1,0 +1,56 @@
+package app
+
+import (
+	"flag"
+	"fmt"
+	"io"
+)
+
+// EnvVar is one environment variable the server reads.
+type EnvVar struct {
+	Name, Meaning string
+}
+
+// Environment lists every variable the server reads, for --help and the
+// README. A test checks it against the source, so a variable cannot be read
+// without being listed.
+var Environment = []EnvVar{
+	{"APPSYNC_ENDPOINT", "AppSync GraphQL URL, as --endpoint"},
+	{"MCP_EMBEDDED", "true to start the embedded backend, as --embedded"},
+	{"MCP_DATA_DIR", "embedded backend's data directory, as --data-dir"},
+	{"MCP_COMPANIES", "embedded backend's company count, as --companies"},
+	{"MCP_AUTH", "force one auth method, as --auth"},
+	{"ALLOW_MUTATIONS", "write tools to enable, as --allow-mutations"},
+	{"HIDE_DISABLED_TOOLS", "true to hide disabled write tools, as --hide-disabled-tools"},
+	{"RATE_LIMITS", "TOOL=COUNT/PERIOD specs, comma-separated, as --rate-limit"},
+	{"ERROR_CLASSES", "TYPE=CLASS specs, comma-separated, as --error-class"},
+	{"LOG_FORMAT", "text or json, as --log-format"},
+	{"LOG_LEVEL", "debug, info, warn or error, as --log-level"},
+	{"OIDC_ISSUER", "OIDC issuer URL (https, or http on loopback)"},
+	{"OIDC_AUDIENCE", "audience the AppSync API expects (default OIDC_CLIENT_ID)"},
+	{"OIDC_TOKEN", "a JWT to send"},
+	{"OIDC_TOKEN_FILE", "a file holding a JWT, re-read when it changes (keep it mode 0600)"},
+	{"OIDC_REFRESH_TOKEN", "refresh token, with OIDC_CLIENT_ID"},
+	{"OIDC_CLIENT_ID", "OAuth client id (refresh token or client credentials)"},
+	{"OIDC_CLIENT_SECRET", "OAuth client secret"},
+	{"OIDC_SCOPES", "scopes to ask the token endpoint for, space- or comma-separated"},
+	{"APPSYNC_API_KEY", "AppSync API key, sent as x-api-key (last in the chain)"},
+	{"AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN", "AWS credentials for SigV4"},
+	{"AWS_PROFILE, AWS_REGION, AWS_DEFAULT_REGION, AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE", "AWS profile and region (read by the AWS SDK)"},
+	{"AWS_ROLE_ARN, AWS_WEB_IDENTITY_TOKEN_FILE, AWS_CONTAINER_CREDENTIALS_*", "web identity and container roles (read by the AWS SDK)"},
+}
+
+// usageWithEnvironment prints the flags, then the environment.
+func usageWithEnvironment(fs *flag.FlagSet, w io.Writer) func() {
+	return func() {
+		fmt.Fprintln(w, "Usage: mcp-server [flags]")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Flags:")
+		fs.PrintDefaults()
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Environment (a flag given explicitly wins):")
+		for _, v := range Environment {
+			fmt.Fprintf(w, "  %s\n    \t%s\n", v.Name, v.Meaning)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package auth
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// Credentials never cross plain http, except to this machine: a token, an
+// API key or a SigV4 signature sent in clear to another host can be read and
+// replayed by anyone on the path. Loopback is allowed for the embedded
+// backend, local issuers and tests.
+
+// IsLoopback reports whether host (without port) names this machine:
+// "localhost", 127.0.0.0/8 or ::1.
+func IsLoopback(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckSecureURL checks that credentials may be sent to raw: an absolute
+// https URL with a host, or http to a loopback host. The error says what is
+// wrong in a phrase; the caller names the setting and gives an example.
+func CheckSecureURL(raw string) error {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return fmt.Errorf("%q is not a URL", raw)
+	}
+	return checkSecure(u)
+}
+
+func checkSecure(u *url.URL) error {
+	switch {
+	case u.Scheme == "":
+		return fmt.Errorf("%q has no scheme", u.String())
+	case u.Scheme != "https" && u.Scheme != "http":
+		return fmt.Errorf("%q has scheme %s; only https is accepted", u.String(), u.Scheme)
+	case u.Host == "" || u.Hostname() == "":
+		return fmt.Errorf("%q has no host", u.String())
+	case u.User != nil:
+		return fmt.Errorf("%s://%s… carries a user name or password in the URL; remove it", u.Scheme, u.Hostname())
+	case u.Scheme == "http" && !IsLoopback(u.Hostname()):
+		return fmt.Errorf("%q is plain http to %s, which would send credentials in clear; use https (plain http is accepted only for localhost, 127.0.0.0/8 and ::1)", u.String(), u.Hostname())
+	}
+	return nil
+}
+
+// refuseInsecure is the transports' last check before credentials are added
+// to a request: it returns an *Error, and nothing is sent.
+func refuseInsecure(m Method, u *url.URL) error {
+	if err := checkSecure(u); err != nil {
+		return errorf(m, "credentials not sent: %s", err)
+	}
+	return nil
+}
