@@ -1,15 +1,190 @@
 package app
 
 import (
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"os/exec"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	gqlast "github.com/vektah/gqlparser/v2/ast"
+	gqlparser "github.com/vektah/gqlparser/v2/parser"
+	"golang.org/x/tools/go/packages"
 )
 
 const module = "github.com/companyintel/mcp-server"
+
+// graph is the resolved package graph below one root package, loaded by
+// go/packages: real import paths, not the names files import them under.
+type graph map[string]*packages.Package
+
+// loadGraphs loads patterns (relative to the module root), their tests and
+// every package they depend on, in one go, and returns the graph below each
+// pattern's packages.
+func loadGraphs(t *testing.T, patterns ...string) map[string]graph {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedTypes,
+		Dir:   "..",
+		Tests: true,
+	}
+	graphs := map[string]graph{}
+	for _, pattern := range patterns {
+		graphs[pattern] = graph{}
+	}
+	roots, err := packages.Load(cfg, patterns...)
+	require.NoError(t, err)
+	for _, root := range roots {
+		pattern := matching(patterns, root.PkgPath)
+		require.NotEmpty(t, pattern, "%s matches no pattern", root.PkgPath)
+		packages.Visit([]*packages.Package{root}, nil, func(p *packages.Package) {
+			for _, e := range p.Errors {
+				t.Errorf("loading %s: %v", p.ID, e)
+			}
+			graphs[pattern][p.PkgPath] = p
+		})
+	}
+	for pattern, g := range graphs {
+		require.NotEmpty(t, g, "no packages match %s", pattern)
+	}
+	return graphs
+}
+
+// matching returns the pattern ("./dir" or "./dir/...") that names pkgPath,
+// or the package whose test (pkg_test) or test binary (pkg.test) it is.
+func matching(patterns []string, pkgPath string) string {
+	pkgPath = strings.TrimSuffix(strings.TrimSuffix(pkgPath, ".test"), "_test")
+	for _, p := range patterns {
+		dir := module + "/" + strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/...")
+		if pkgPath == dir || (strings.HasSuffix(p, "/...") && strings.HasPrefix(pkgPath, dir+"/")) {
+			return p
+		}
+	}
+	return ""
+}
+
+// mutationReach lists why the packages in g could send a GraphQL mutation:
+// a package on the write side of the split, or a string constant (in any
+// package) or string literal (in this module's packages) holding a GraphQL
+// document with a mutation operation in it. Empty means they cannot.
+func mutationReach(t *testing.T, g graph) []string {
+	t.Helper()
+	var found []string
+	for path, p := range g {
+		if path == module+"/graphql/mutation" || strings.HasPrefix(path, module+"/graphql/mutation/") {
+			found = append(found, "depends on "+path)
+		}
+		if p.Types != nil {
+			scope := p.Types.Scope()
+			for _, name := range scope.Names() {
+				c, ok := scope.Lookup(name).(*types.Const)
+				if ok && c.Val().Kind() == constant.String && hasMutation(constant.StringVal(c.Val())) {
+					found = append(found, "constant "+path+"."+name+" is a mutation document")
+				}
+			}
+		}
+		if !strings.HasPrefix(path, module) {
+			continue // other modules are scanned through their constants only
+		}
+		fset := token.NewFileSet()
+		for _, file := range p.GoFiles {
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			require.NoError(t, err)
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				if s, err := strconv.Unquote(lit.Value); err == nil && hasMutation(s) {
+					found = append(found, "a string at "+fset.Position(lit.Pos()).String()+" is a mutation document")
+				}
+				return true
+			})
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+// hasMutation reports whether s is a GraphQL document with a mutation
+// operation in it. Text that does not parse as GraphQL is not one.
+func hasMutation(s string) bool {
+	if !strings.Contains(s, "mutation") {
+		return false
+	}
+	doc, err := gqlparser.ParseQuery(&gqlast.Source{Input: s})
+	if err != nil {
+		return false
+	}
+	for _, op := range doc.Operations {
+		if op.Operation == gqlast.Mutation {
+			return true
+		}
+	}
+	return false
+}
+
+// The read/write split holds in the resolved package graph: nothing the read
+// tools (or their tests) depend on can send a mutation, whatever name it is
+// imported under. The other cases show the check can fail: the write tools
+// reach the mutations, and so do two fixtures that a name-based check passes.
+func TestReadToolsCannotReachMutations(t *testing.T) {
+	tests := []struct {
+		pattern  string
+		reaches  bool
+		evidence string // a substring of one finding when reaches, else a package the graph must hold
+	}{
+		{"./tools/read/...", false, module + "/graphql/query"},
+		{"./graphql/query/...", false, module + "/graphql"},
+		{"./tools/write", true, "depends on " + module + "/graphql/mutation"},
+		{"./app/testdata/archfixture/renamed", true, "depends on " + module + "/graphql/mutation"},
+		{"./app/testdata/archfixture/rawdoc", true, "rawdoc.go"},
+	}
+	patterns := make([]string, len(tests))
+	for i, tt := range tests {
+		patterns[i] = tt.pattern
+	}
+	graphs := loadGraphs(t, patterns...)
+	for _, tt := range tests {
+		t.Run(tt.pattern, func(t *testing.T) {
+			found := mutationReach(t, graphs[tt.pattern])
+			if !tt.reaches {
+				assert.Contains(t, graphs[tt.pattern], tt.evidence, "the graph was not walked")
+				assert.Empty(t, found, "%s can reach a mutation", tt.pattern)
+				return
+			}
+			assert.NotEmpty(t, found)
+			assert.Condition(t, func() bool {
+				for _, f := range found {
+					if strings.Contains(f, tt.evidence) {
+						return true
+					}
+				}
+				return false
+			}, "no finding mentions %q: %v", tt.evidence, found)
+		})
+	}
+}
+
+func TestHasMutation(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"mutation M { a }":                         true,
+		"\n# note\n  mutation { a }":               true,
+		"query Q { a } mutation M { b }":           true,
+		"query Q { a }":                            false,
+		"{ mutation }":                             false, // a field named mutation
+		"mutations are disabled; start the server": false,
+	} {
+		assert.Equal(t, want, hasMutation(doc), "%q", doc)
+	}
+}
 
 // deps lists every package pkg depends on, directly or not.
 func deps(t *testing.T, pkg string) []string {
@@ -19,9 +194,9 @@ func deps(t *testing.T, pkg string) []string {
 	return strings.Fields(string(out))
 }
 
-// The package graph is a rule, not a habit: the read tools cannot reach the
-// write tools, the layers below the tools know nothing of MCP, and only app
-// assembles both kinds of tool.
+// The package graph is a rule, not a habit: the read tools and the write
+// tools never import each other, the layers below the tools know nothing of
+// MCP, and only app assembles both kinds of tool.
 func TestPackageGraph(t *testing.T) {
 	tests := []struct {
 		pkg       string
@@ -30,9 +205,11 @@ func TestPackageGraph(t *testing.T) {
 		{"tools/read", []string{module + "/tools/write"}},
 		{"tools/write", []string{module + "/tools/read"}},
 		{"graphql", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools"}},
+		{"graphql/query", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/graphql/mutation"}},
+		{"graphql/mutation", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/graphql/query"}},
 		{"auth", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools"}},
 		{"ratelimit", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools"}},
-		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/app"}},
+		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/app", module + "/graphql/query", module + "/graphql/mutation"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/graphql/graphqltest"
+	"github.com/companyintel/mcp-server/graphql/mutation/mutationtest"
+	"github.com/companyintel/mcp-server/graphql/query/querytest"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -31,8 +32,8 @@ var update = flag.Bool("update", false, "rewrite testdata/toolsnaps from the cur
 func testServer(t *testing.T, m Mutations, hide bool) (*server.MCPServer, Counts) {
 	t.Helper()
 	return NewMCPServer(Parts{
-		Reader:       &graphqltest.Reader{},
-		Writer:       &graphqltest.Writer{},
+		Reader:       &querytest.Reader{},
+		Writer:       &mutationtest.Writer{},
 		Mutations:    m,
 		HideDisabled: hide,
 		Limiter:      ratelimit.New(ratelimit.Defaults()),

@@ -19,6 +19,8 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/country"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -91,8 +93,8 @@ func newSession(t *testing.T, hdrs map[string]string, timeout time.Duration) *se
 	all, err := ParseMutations("true")
 	require.NoError(t, err)
 	s, _ := NewMCPServer(Parts{
-		Reader:         graphql.NewReader(client),
-		Writer:         graphql.NewWriter(client),
+		Reader:         query.NewReader(client),
+		Writer:         mutation.NewWriter(client),
 		Mutations:      all,
 		Limiter:        ratelimit.New(nil),
 		Runtime:        tools.Runtime{Logger: slog.New(slog.DiscardHandler)},
@@ -369,7 +371,7 @@ func TestDisabledWritesNeverReachTheBackend(t *testing.T) {
 			counter := &countingTransport{base: headers{map[string]string{"x-test-user": "gina"}, http.DefaultTransport}}
 			client := graphql.NewClient(backend(t).URL(), &http.Client{Transport: counter}, 0)
 			s, _ := NewMCPServer(Parts{
-				Reader: graphql.NewReader(client), Writer: graphql.NewWriter(client),
+				Reader: query.NewReader(client), Writer: mutation.NewWriter(client),
 				HideDisabled: hide, Limiter: ratelimit.New(ratelimit.Defaults()),
 				Runtime: tools.Runtime{Logger: slog.New(slog.DiscardHandler)}, Version: "test",
 			})

@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 // The two resources: what the filters accept, and how this server is set up.
@@ -43,7 +43,7 @@ type MutationStatus struct {
 }
 
 // resources returns the filter vocabulary and status resources.
-func resources(r graphql.Reader, status func() Status) []server.ServerResource {
+func resources(r query.Reader, status func() Status) []server.ServerResource {
 	vocab := &vocabularyCache{r: r}
 	return []server.ServerResource{
 		{
@@ -89,7 +89,7 @@ type facetValue struct {
 // vocabularyCache fetches the vocabulary on first read and keeps it for
 // vocabularyTTL; a failed fetch is not cached.
 type vocabularyCache struct {
-	r       graphql.Reader
+	r       query.Reader
 	mu      sync.Mutex
 	v       *vocabulary
 	fetched time.Time

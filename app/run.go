@@ -16,6 +16,8 @@ import (
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -67,8 +69,8 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 
 	version := Version()
 	s, counts := NewMCPServer(Parts{
-		Reader:       graphql.NewReader(client),
-		Writer:       graphql.NewWriter(client),
+		Reader:       query.NewReader(client),
+		Writer:       mutation.NewWriter(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,
 		Limiter:      limiter,

@@ -6,7 +6,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/read"
@@ -16,8 +17,8 @@ import (
 // Parts are what the MCP server is assembled from.
 type Parts struct {
 	// Reader and Writer reach the backend. Read tools get only the Reader.
-	Reader graphql.Reader
-	Writer graphql.Writer
+	Reader query.Reader
+	Writer mutation.Writer
 	// Mutations says which write tools are enabled.
 	Mutations Mutations
 	// HideDisabled leaves disabled write tools out of the catalogue, so that

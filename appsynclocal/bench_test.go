@@ -13,6 +13,7 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 // BenchmarkSearch measures searches end to end — generated client, HTTP on
@@ -45,7 +46,7 @@ func BenchmarkSearch(b *testing.B) {
 	b.Logf("%d companies opened (built if new) in %s, in %s", n, time.Since(built).Round(time.Millisecond), dir)
 
 	client := graphql.NewClient(srv.URL(), &http.Client{Transport: auth.NewAPIKeySource(testKey, http.DefaultTransport).Transport}, time.Minute)
-	r := graphql.NewReader(client)
+	r := query.NewReader(client)
 	ctx := context.Background()
 	str := func(s string) *string { return &s }
 

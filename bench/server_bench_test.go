@@ -27,7 +27,7 @@ import (
 
 	"github.com/companyintel/mcp-server/app"
 	"github.com/companyintel/mcp-server/appsynclocal"
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 // benchCompanies is the size of the data set the recorded answer comes
@@ -49,7 +49,7 @@ func recordedAnswer(b *testing.B) []byte {
 	}
 	defer srv.Close()
 	body, _ := json.Marshal(map[string]any{
-		"query":         graphql.SearchCompanies_Operation,
+		"query":         query.SearchCompaniesDocument,
 		"operationName": "SearchCompanies",
 		"variables":     map[string]any{"keyword": "software", "filters": []string{"countries;United States"}, "limit": 20, "nextToken": nil},
 	})

@@ -23,6 +23,8 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 const (
@@ -114,7 +116,7 @@ func num(n int) *int       { return &n }
 
 func TestReaderOperations(t *testing.T) {
 	srv := serve(t, appsynclocal.Config{})
-	r := graphql.NewReader(keyClient(srv.URL(), testKey, 0))
+	r := query.NewReader(keyClient(srv.URL(), testKey, 0))
 	ctx := context.Background()
 
 	t.Run("SearchCompanies pages through every match", func(t *testing.T) {
@@ -195,12 +197,12 @@ func TestReaderOperations(t *testing.T) {
 
 	t.Run("ListCollections and GetCollectionItems as a user", func(t *testing.T) {
 		u := userClient(srv.URL(), "carol")
-		created, err := graphql.NewWriter(u).CreateCollection(ctx, "watchlist", nil)
+		created, err := mutation.NewWriter(u).CreateCollection(ctx, "watchlist", nil)
 		require.NoError(t, err)
-		_, err = graphql.NewWriter(u).AddToCollection(ctx, created.Collection.Id, []string{"cmp_000010"})
+		_, err = mutation.NewWriter(u).AddToCollection(ctx, created.Collection.Id, []string{"cmp_000010"})
 		require.NoError(t, err)
 
-		ur := graphql.NewReader(u)
+		ur := query.NewReader(u)
 		list, err := ur.ListCollections(ctx, nil, nil)
 		require.NoError(t, err)
 		require.Len(t, list.Items, 1)
@@ -217,13 +219,13 @@ func TestErrorClasses(t *testing.T) {
 	srv := serve(t, appsynclocal.Config{})
 	faults := srv.Backend().Faults()
 	ctx := context.Background()
-	r := graphql.NewReader(keyClient(srv.URL(), testKey, 0))
-	search := func(r graphql.Reader) (*graphql.CompanyPage, error) {
+	r := query.NewReader(keyClient(srv.URL(), testKey, 0))
+	search := func(r query.Reader) (*query.CompanyPage, error) {
 		return r.SearchCompanies(ctx, str("robotics"), nil, num(3), nil)
 	}
 
 	t.Run("401 without credentials", func(t *testing.T) {
-		_, err := search(graphql.NewReader(graphql.NewClient(srv.URL(), nil, 0)))
+		_, err := search(query.NewReader(graphql.NewClient(srv.URL(), nil, 0)))
 		e := asError(t, err)
 		assert.Equal(t, graphql.KindHTTP, e.Kind)
 		assert.Equal(t, http.StatusUnauthorized, e.StatusCode)
@@ -232,7 +234,7 @@ func TestErrorClasses(t *testing.T) {
 	})
 
 	t.Run("401 with a wrong key", func(t *testing.T) {
-		_, err := search(graphql.NewReader(keyClient(srv.URL(), "da2-wrong", 0)))
+		_, err := search(query.NewReader(keyClient(srv.URL(), "da2-wrong", 0)))
 		e := asError(t, err)
 		assert.Equal(t, graphql.KindHTTP, e.Kind)
 		assert.Equal(t, http.StatusUnauthorized, e.StatusCode)
@@ -250,7 +252,7 @@ func TestErrorClasses(t *testing.T) {
 	})
 
 	t.Run("NotFound", func(t *testing.T) {
-		_, err := graphql.NewReader(userClient(srv.URL(), "dave")).GetCollectionItems(ctx, "col_0000000000000000", nil, nil)
+		_, err := query.NewReader(userClient(srv.URL(), "dave")).GetCollectionItems(ctx, "col_0000000000000000", nil, nil)
 		e := asError(t, err)
 		assert.Equal(t, graphql.KindGraphQL, e.Kind)
 		assert.True(t, e.HasErrorType("NotFoundException"))
@@ -324,7 +326,7 @@ func TestErrorClasses(t *testing.T) {
 
 	t.Run("timeout", func(t *testing.T) {
 		require.NoError(t, faults.Add(appsynclocal.Latency(10*time.Second).ForNext(1)))
-		_, err := search(graphql.NewReader(keyClient(srv.URL(), testKey, 100*time.Millisecond)))
+		_, err := search(query.NewReader(keyClient(srv.URL(), testKey, 100*time.Millisecond)))
 		e := asError(t, err)
 		assert.Equal(t, graphql.KindTimeout, e.Kind)
 	})
@@ -334,7 +336,7 @@ func TestErrorClasses(t *testing.T) {
 		require.NoError(t, err)
 		closed := "http://" + ln.Addr().String() + "/graphql"
 		require.NoError(t, ln.Close())
-		_, err = search(graphql.NewReader(keyClient(closed, testKey, 0)))
+		_, err = search(query.NewReader(keyClient(closed, testKey, 0)))
 		e := asError(t, err)
 		assert.Equal(t, graphql.KindUnreachable, e.Kind)
 		assert.Contains(t, e.Cause, "connection refused")
@@ -366,7 +368,7 @@ func TestWriterOperations(t *testing.T) {
 	srv := serve(t, appsynclocal.Config{JobDelay: 2 * time.Second, Now: clk.Now})
 	ctx := context.Background()
 	alice := userClient(srv.URL(), "alice")
-	w, r := graphql.NewWriter(alice), graphql.NewReader(alice)
+	w, r := mutation.NewWriter(alice), query.NewReader(alice)
 
 	first, err := w.CreateCollection(ctx, "Prospects", str("EU robotics"))
 	require.NoError(t, err)
@@ -408,7 +410,7 @@ func TestWriterOperations(t *testing.T) {
 
 	job, err := w.RequestEmailDiscovery(ctx, "cmp_000001", []string{"CTO", "Head of Sales"})
 	require.NoError(t, err)
-	assert.Equal(t, graphql.EmailDiscoveryStatusPending, job.Status)
+	assert.Equal(t, mutation.EmailDiscoveryStatusPending, job.Status)
 	assert.Empty(t, job.Contacts)
 	assert.Equal(t, []string{"CTO", "Head of Sales"}, job.Roles)
 
@@ -433,7 +435,7 @@ func TestWriterOperations(t *testing.T) {
 
 func TestMutationsNeedAUser(t *testing.T) {
 	srv := serve(t, appsynclocal.Config{})
-	_, err := graphql.NewWriter(keyClient(srv.URL(), testKey, 0)).CreateCollection(context.Background(), "x", nil)
+	_, err := mutation.NewWriter(keyClient(srv.URL(), testKey, 0)).CreateCollection(context.Background(), "x", nil)
 	e := asError(t, err)
 	assert.Equal(t, graphql.KindGraphQL, e.Kind)
 	assert.Equal(t, "Not Authorized to access createCollection on type Mutation", e.Errors[0].Message)
@@ -443,7 +445,7 @@ func TestCollectionsSurviveARestart(t *testing.T) {
 	dir := newDataDir(t)
 	ctx := context.Background()
 	srv := serve(t, appsynclocal.Config{DataDir: dir})
-	w := graphql.NewWriter(userClient(srv.URL(), "alice"))
+	w := mutation.NewWriter(userClient(srv.URL(), "alice"))
 	created, err := w.CreateCollection(ctx, "Durable", nil)
 	require.NoError(t, err)
 	_, err = w.AddToCollection(ctx, created.Collection.Id, []string{"cmp_000007"})
@@ -451,7 +453,7 @@ func TestCollectionsSurviveARestart(t *testing.T) {
 	require.NoError(t, srv.Close())
 
 	srv = serve(t, appsynclocal.Config{DataDir: dir})
-	r := graphql.NewReader(userClient(srv.URL(), "alice"))
+	r := query.NewReader(userClient(srv.URL(), "alice"))
 	list, err := r.ListCollections(ctx, nil, nil)
 	require.NoError(t, err)
 	require.Len(t, list.Items, 1)
@@ -465,34 +467,34 @@ func TestCollectionsSurviveARestart(t *testing.T) {
 func TestUsersDoNotSeeEachOthersCollections(t *testing.T) {
 	srv := serve(t, appsynclocal.Config{})
 	ctx := context.Background()
-	mine, err := graphql.NewWriter(userClient(srv.URL(), "alice")).CreateCollection(ctx, "Private", nil)
+	mine, err := mutation.NewWriter(userClient(srv.URL(), "alice")).CreateCollection(ctx, "Private", nil)
 	require.NoError(t, err)
 
 	bob := userClient(srv.URL(), "bob")
-	list, err := graphql.NewReader(bob).ListCollections(ctx, nil, nil)
+	list, err := query.NewReader(bob).ListCollections(ctx, nil, nil)
 	require.NoError(t, err)
 	assert.Empty(t, list.Items)
 	assert.Equal(t, 0, list.Total)
 
-	_, err = graphql.NewReader(bob).GetCollectionItems(ctx, mine.Collection.Id, nil, nil)
+	_, err = query.NewReader(bob).GetCollectionItems(ctx, mine.Collection.Id, nil, nil)
 	assert.True(t, asError(t, err).HasErrorType("NotFoundException"))
-	_, err = graphql.NewWriter(bob).AddToCollection(ctx, mine.Collection.Id, []string{"cmp_000001"})
+	_, err = mutation.NewWriter(bob).AddToCollection(ctx, mine.Collection.Id, []string{"cmp_000001"})
 	e := asError(t, err)
 	assert.True(t, e.HasErrorType("NotFoundException"))
 	assert.NotContains(t, e.Errors[0].Message, "alice", "the owner is not revealed")
 
-	own, err := graphql.NewWriter(bob).CreateCollection(ctx, "Private", nil)
+	own, err := mutation.NewWriter(bob).CreateCollection(ctx, "Private", nil)
 	require.NoError(t, err)
 	assert.True(t, own.Created, "names are per user")
 }
 
 func TestSameSeedSameAnswers(t *testing.T) {
 	ctx := context.Background()
-	answer := func(seed int64) *graphql.CompanyPage {
+	answer := func(seed int64) *query.CompanyPage {
 		srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: t.TempDir(), Companies: 300, Seed: seed, APIKey: testKey}, "127.0.0.1:0")
 		require.NoError(t, err)
 		defer srv.Close()
-		page, err := graphql.NewReader(keyClient(srv.URL(), testKey, 0)).SearchCompanies(ctx, str("software"), nil, num(50), nil)
+		page, err := query.NewReader(keyClient(srv.URL(), testKey, 0)).SearchCompanies(ctx, str("software"), nil, num(50), nil)
 		require.NoError(t, err)
 		return page
 	}

@@ -1,10 +1,6 @@
 package tools
 
-import (
-	"time"
-
-	"github.com/companyintel/mcp-server/graphql"
-)
+import "time"
 
 // The shapes below are what tools return: snake_case, flat, and without the
 // backend's type names, so a model reads them easily and the output schema
@@ -45,59 +41,52 @@ type Collection struct {
 	UpdatedAt   string `json:"updated_at"`
 }
 
-// CompanyFrom shapes a company from the GraphQL client.
-func CompanyFrom(c *graphql.Company) Company {
-	out := Company{
-		ID:            c.Id,
-		Name:          c.Name,
-		Domain:        c.Domain,
-		Website:       deref(c.Website),
-		Description:   deref(c.Description),
-		Country:       c.Country,
-		CountryCode:   c.CountryCode,
-		City:          deref(c.City),
-		Categories:    c.Categories,
-		EmployeeCount: c.EmployeeCount,
-		FoundedYear:   c.FoundedYear,
-		UpdatedAt:     Timestamp(c.UpdatedAt),
-		Contacts:      ContactsFrom(c.Contacts),
-	}
-	if out.Categories == nil {
-		out.Categories = []string{}
-	}
-	return out
-}
-
-// CompaniesFrom shapes a list of companies.
-func CompaniesFrom(cs []graphql.Company) []Company {
-	out := make([]Company, len(cs))
-	for i := range cs {
-		out[i] = CompanyFrom(&cs[i])
-	}
-	return out
+// ContactFields is what a generated contact offers. Package graphql/query and
+// package graphql/mutation each generate their own Contact type from one
+// shared fragment; this interface takes either without importing both.
+type ContactFields interface {
+	GetEmail() string
+	GetRole() string
+	GetConfidence() float64
+	GetDiscoveredAt() time.Time
 }
 
 // ContactsFrom shapes contacts.
-func ContactsFrom(cs []graphql.Contact) []Contact {
+func ContactsFrom[C any, P interface {
+	*C
+	ContactFields
+}](cs []C) []Contact {
 	if len(cs) == 0 {
 		return nil
 	}
 	out := make([]Contact, len(cs))
-	for i, c := range cs {
-		out[i] = Contact{Email: c.Email, Role: c.Role, Confidence: c.Confidence, DiscoveredAt: Timestamp(c.DiscoveredAt)}
+	for i := range cs {
+		c := P(&cs[i])
+		out[i] = Contact{Email: c.GetEmail(), Role: c.GetRole(), Confidence: c.GetConfidence(), DiscoveredAt: Timestamp(c.GetDiscoveredAt())}
 	}
 	return out
 }
 
+// CollectionFields is what a generated collection offers; like
+// ContactFields, it takes the type of either generated package.
+type CollectionFields interface {
+	GetId() string
+	GetName() string
+	GetDescription() *string
+	GetItemCount() int
+	GetCreatedAt() time.Time
+	GetUpdatedAt() time.Time
+}
+
 // CollectionFrom shapes a collection.
-func CollectionFrom(c *graphql.Collection) Collection {
+func CollectionFrom(c CollectionFields) Collection {
 	return Collection{
-		ID:          c.Id,
-		Name:        c.Name,
-		Description: deref(c.Description),
-		ItemCount:   c.ItemCount,
-		CreatedAt:   Timestamp(c.CreatedAt),
-		UpdatedAt:   Timestamp(c.UpdatedAt),
+		ID:          c.GetId(),
+		Name:        c.GetName(),
+		Description: deref(c.GetDescription()),
+		ItemCount:   c.GetItemCount(),
+		CreatedAt:   Timestamp(c.GetCreatedAt()),
+		UpdatedAt:   Timestamp(c.GetUpdatedAt()),
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -59,8 +61,8 @@ func newStack(t *testing.T) *stack {
 // session is what the server builds from resolved credentials.
 type session struct {
 	src *auth.Source
-	r   graphql.Reader
-	w   graphql.Writer
+	r   query.Reader
+	w   mutation.Writer
 }
 
 func (s *stack) connect(t *testing.T, vars map[string]string) session {
@@ -76,7 +78,7 @@ func (s *stack) connect(t *testing.T, vars map[string]string) session {
 
 func (s *stack) sessionOver(rt http.RoundTripper, src *auth.Source) session {
 	c := graphql.NewClient(s.backend, &http.Client{Transport: rt}, 10*time.Second)
-	return session{src: src, r: graphql.NewReader(c), w: graphql.NewWriter(c)}
+	return session{src: src, r: query.NewReader(c), w: mutation.NewWriter(c)}
 }
 
 // asUser connects with a token minted for user.

@@ -4,15 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// ai_search: a plain-English request, interpreted by the backend into filters
-// and keywords. Contract: query required (at most 500 characters); limit 1-50
-// (default 10); the interpretation is returned so the caller can check it.
-// It is expensive upstream, so it has a per-caller token bucket (the runtime
-// states the limit in the description).
 
 type aiSearchInput struct {
 	Query string `json:"query" desc:"What to find, in plain English, e.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
@@ -33,8 +27,12 @@ type aiSearchOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o aiSearchOutput) ItemCount() int { return len(o.Companies) }
 
-// NewAiSearch returns the ai_search tool.
-func NewAiSearch(r graphql.Reader) tools.Tool {
+// NewAiSearch returns the ai_search tool: a plain-English request, interpreted
+// by the backend into filters and keywords. Contract: query required (at most
+// 500 characters); limit 1-50 (default 10); the interpretation is returned so
+// the caller can check it. It is expensive upstream, so it has a per-caller
+// token bucket (the runtime states the limit in the description).
+func NewAiSearch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
 		Name:  "ai_search",
 		Title: "AI company search",
@@ -48,13 +46,13 @@ func NewAiSearch(r graphql.Reader) tools.Tool {
 	})
 }
 
-func aiSearch(ctx context.Context, r graphql.Reader, in aiSearchInput) (aiSearchOutput, error) {
+func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOutput, error) {
 	res, err := r.AiSearch(ctx, in.Query, &in.Limit)
 	if err != nil {
 		return aiSearchOutput{}, err
 	}
 	out := aiSearchOutput{
-		Companies:      tools.CompaniesFrom(res.Items),
+		Companies:      companiesFrom(res.Items),
 		Total:          res.Total,
 		Interpretation: res.Interpretation,
 		AppliedFilters: res.AppliedFilters,

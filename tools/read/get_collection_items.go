@@ -3,12 +3,9 @@ package read
 import (
 	"context"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// get_collection_items: the companies in one of the caller's collections, in
-// the order they were added, paginated. Another user's collection is not_found.
 
 type getCollectionItemsInput struct {
 	CollectionID string `json:"collection_id" desc:"The collection's id, from list_collections or create_collection." max:"100"`
@@ -32,8 +29,10 @@ type getCollectionItemsOutput struct {
 // ItemCount reports the items returned, for the audit record.
 func (o getCollectionItemsOutput) ItemCount() int { return len(o.Items) }
 
-// NewGetCollectionItems returns the get_collection_items tool.
-func NewGetCollectionItems(r graphql.Reader) tools.Tool {
+// NewGetCollectionItems returns the get_collection_items tool: the companies in
+// one of the caller's collections, in the order they were added, paginated.
+// Another user's collection is not_found.
+func NewGetCollectionItems(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
 		Name:        "get_collection_items",
 		Title:       "Get a collection's companies",
@@ -45,7 +44,7 @@ func NewGetCollectionItems(r graphql.Reader) tools.Tool {
 	})
 }
 
-func getCollectionItems(ctx context.Context, r graphql.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
+func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 	page, err := r.GetCollectionItems(ctx, in.CollectionID, &in.Limit, tools.Token(in.Cursor))
 	if err != nil {
 		return getCollectionItemsOutput{}, err
@@ -57,7 +56,7 @@ func getCollectionItems(ctx context.Context, r graphql.Reader, in getCollectionI
 		NextCursor: tools.Cursor(page.NextToken),
 	}
 	for i, it := range page.Items {
-		out.Items[i] = collectionItem{Company: tools.CompanyFrom(&it.Company), AddedAt: tools.Timestamp(it.AddedAt)}
+		out.Items[i] = collectionItem{Company: companyFrom(&it.Company), AddedAt: tools.Timestamp(it.AddedAt)}
 	}
 	out.Note = tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies")
 	return out, nil

@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// get_companies_batch: up to 50 profiles in one call. Contract: 1-50 ids after
-// de-duplication, order kept; reports the duplicates dropped and the ids not
-// found, and returns the companies found in the order asked.
 
 // maxBatch is the backend's limit on getCompanies.
 const maxBatch = 50
@@ -30,8 +26,11 @@ type getCompaniesBatchOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o getCompaniesBatchOutput) ItemCount() int { return len(o.Companies) }
 
-// NewGetCompaniesBatch returns the get_companies_batch tool.
-func NewGetCompaniesBatch(r graphql.Reader) tools.Tool {
+// NewGetCompaniesBatch returns the get_companies_batch tool: up to 50 profiles
+// in one call. Contract: 1-50 ids after de-duplication, order kept; reports the
+// duplicates dropped and the ids not found, and returns the companies found in
+// the order asked.
+func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
 		Name:  "get_companies_batch",
 		Title: "Get several companies",
@@ -45,7 +44,7 @@ func NewGetCompaniesBatch(r graphql.Reader) tools.Tool {
 	})
 }
 
-func getCompaniesBatch(ctx context.Context, r graphql.Reader, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
+func getCompaniesBatch(ctx context.Context, r query.Reader, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
 	ids, dropped := tools.Dedupe(in.IDs)
 	if len(ids) > maxBatch {
 		return getCompaniesBatchOutput{}, tools.Invalid("ids",
@@ -64,7 +63,7 @@ func getCompaniesBatch(ctx context.Context, r graphql.Reader, in getCompaniesBat
 			out.NotFound = append(out.NotFound, id)
 			continue
 		}
-		out.Companies = append(out.Companies, tools.CompanyFrom(found[i]))
+		out.Companies = append(out.Companies, companyFrom(found[i]))
 	}
 	var notes []string
 	notes = append(notes, fmt.Sprintf("Found %d of %d ids.", len(out.Companies), len(ids)))

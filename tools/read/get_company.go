@@ -3,11 +3,9 @@ package read
 import (
 	"context"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// get_company: one full profile by id; an unknown id is not_found.
 
 type getCompanyInput struct {
 	ID string `json:"id" desc:"The company's id, as returned by search_companies or ai_search (e.g. \"cmp_000123\")." max:"100"`
@@ -17,8 +15,9 @@ type getCompanyOutput struct {
 	Company tools.Company `json:"company"`
 }
 
-// NewGetCompany returns the get_company tool.
-func NewGetCompany(r graphql.Reader) tools.Tool {
+// NewGetCompany returns the get_company tool: one full profile by id; an
+// unknown id is not_found.
+func NewGetCompany(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompanyInput, getCompanyOutput]{
 		Name:  "get_company",
 		Title: "Get a company",
@@ -31,7 +30,7 @@ func NewGetCompany(r graphql.Reader) tools.Tool {
 	})
 }
 
-func getCompany(ctx context.Context, r graphql.Reader, in getCompanyInput) (getCompanyOutput, error) {
+func getCompany(ctx context.Context, r query.Reader, in getCompanyInput) (getCompanyOutput, error) {
 	c, err := r.GetCompany(ctx, in.ID)
 	if err != nil {
 		return getCompanyOutput{}, err
@@ -39,5 +38,5 @@ func getCompany(ctx context.Context, r graphql.Reader, in getCompanyInput) (getC
 	if c == nil {
 		return getCompanyOutput{}, tools.NotFoundf("no company has id %q; find ids with search_companies or ai_search", in.ID)
 	}
-	return getCompanyOutput{Company: tools.CompanyFrom(c)}, nil
+	return getCompanyOutput{Company: companyFrom(c)}, nil
 }

@@ -3,13 +3,9 @@ package read
 import (
 	"context"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// list_collections: the caller's collections, newest first, paginated.
-// Collections belong to a user: an API-key identity has none and gets an
-// unauthorized explanation from the pipeline.
 
 type listCollectionsInput struct {
 	Limit  int    `json:"limit,omitempty" desc:"Collections per page, 1-100; default 20." min:"1" max:"100" default:"20"`
@@ -26,8 +22,11 @@ type listCollectionsOutput struct {
 // ItemCount reports the collections returned, for the audit record.
 func (o listCollectionsOutput) ItemCount() int { return len(o.Collections) }
 
-// NewListCollections returns the list_collections tool.
-func NewListCollections(r graphql.Reader) tools.Tool {
+// NewListCollections returns the list_collections tool: the caller's
+// collections, newest first, paginated. Collections belong to a user: an
+// API-key identity has none and gets an unauthorized explanation from the
+// pipeline.
+func NewListCollections(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[listCollectionsInput, listCollectionsOutput]{
 		Name:  "list_collections",
 		Title: "List my collections",
@@ -40,7 +39,7 @@ func NewListCollections(r graphql.Reader) tools.Tool {
 	})
 }
 
-func listCollections(ctx context.Context, r graphql.Reader, in listCollectionsInput) (listCollectionsOutput, error) {
+func listCollections(ctx context.Context, r query.Reader, in listCollectionsInput) (listCollectionsOutput, error) {
 	page, err := r.ListCollections(ctx, &in.Limit, tools.Token(in.Cursor))
 	if err != nil {
 		return listCollectionsOutput{}, err

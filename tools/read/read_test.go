@@ -10,13 +10,13 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/graphql"
-	"github.com/companyintel/mcp-server/graphql/graphqltest"
+	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/graphql/query/querytest"
 	"github.com/companyintel/mcp-server/tools/tooltest"
 )
 
-func company(id, name, country string) graphql.Company {
-	var c graphql.Company
+func company(id, name, country string) query.Company {
+	var c query.Company
 	c.Id, c.Name, c.Country, c.Domain = id, name, country, strings.ToLower(name)+".example"
 	c.UpdatedAt = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	return c
@@ -67,9 +67,9 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &graphqltest.Reader{}
+			r := &querytest.Reader{}
 			r.On("SearchCompanies", mock.Anything, tt.wantKeyword, tt.wantFilters, tt.wantLimit, tt.wantToken).
-				Return(&graphql.CompanyPage{Items: []graphql.Company{company("cmp_1", "Acme", "United States")}, Total: 41, NextToken: ptr("next")}, nil).Once()
+				Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")}, Total: 41, NextToken: ptr("next")}, nil).Once()
 
 			res, _ := tooltest.Call(t, NewSearchCompanies(r), tt.args)
 
@@ -102,7 +102,7 @@ func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &graphqltest.Reader{} // any call would panic: no expectation is set
+			r := &querytest.Reader{} // any call would panic: no expectation is set
 			res, logs := tooltest.Call(t, NewSearchCompanies(r), tt.args)
 
 			require.True(t, res.IsError)
@@ -119,7 +119,7 @@ func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
 }
 
 func TestGetCompany(t *testing.T) {
-	r := &graphqltest.Reader{}
+	r := &querytest.Reader{}
 	c := company("cmp_000007", "Acme", "Germany")
 	r.On("GetCompany", mock.Anything, "cmp_000007").Return(&c, nil).Once()
 	r.On("GetCompany", mock.Anything, "cmp_missing").Return(nil, nil).Once()
@@ -141,11 +141,11 @@ func TestGetCompany(t *testing.T) {
 }
 
 func TestGetCompaniesBatchDedupesInOrder(t *testing.T) {
-	r := &graphqltest.Reader{}
+	r := &querytest.Reader{}
 	a, c := company("cmp_a", "A", "France"), company("cmp_c", "C", "Spain")
 	// The backend sees each id once, in the order first given.
 	r.On("GetCompanies", mock.Anything, []string{"cmp_c", "cmp_a", "cmp_x"}).
-		Return([]*graphql.Company{&c, &a, nil}, nil).Once()
+		Return([]*query.Company{&c, &a, nil}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":["cmp_c","cmp_a","cmp_c","cmp_x","cmp_a"]}`)
 
@@ -166,7 +166,7 @@ func TestGetCompaniesBatchLimitCountsDistinctIDs(t *testing.T) {
 	for i := range 51 {
 		ids = append(ids, fmt.Sprintf("%q", fmt.Sprintf("cmp_%d", i)))
 	}
-	r := &graphqltest.Reader{}
+	r := &querytest.Reader{}
 	res, _ := tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":[`+strings.Join(ids, ",")+`]}`)
 	require.True(t, res.IsError)
 	assert.Contains(t, tooltest.Text(t, res), "at most 50 distinct ids")
@@ -175,17 +175,17 @@ func TestGetCompaniesBatchLimitCountsDistinctIDs(t *testing.T) {
 	// 50 distinct ids plus duplicates is within the limit.
 	dup := append(ids[:50:50], ids[:10]...)
 	r.On("GetCompanies", mock.Anything, mock.MatchedBy(func(got []string) bool { return len(got) == 50 })).
-		Return([]*graphql.Company{}, nil).Once()
+		Return([]*query.Company{}, nil).Once()
 	res, _ = tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":[`+strings.Join(dup, ",")+`]}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	r.AssertExpectations(t)
 }
 
 func TestAiSearchSendsQueryAndDefaultLimit(t *testing.T) {
-	r := &graphqltest.Reader{}
+	r := &querytest.Reader{}
 	r.On("AiSearch", mock.Anything, "fintech startups in Germany", ptr(10)).
-		Return(&graphql.AiSearchResult{
-			Items:          []graphql.Company{company("cmp_1", "Payly", "Germany")},
+		Return(&query.AiSearchResult{
+			Items:          []query.Company{company("cmp_1", "Payly", "Germany")},
 			Interpretation: "Fintech companies in Germany with under 50 employees",
 			AppliedFilters: []string{"countries;Germany", "categories;Fintech"},
 			MaxEmployees:   ptr(49),
@@ -203,11 +203,11 @@ func TestAiSearchSendsQueryAndDefaultLimit(t *testing.T) {
 }
 
 func TestCollectionReadsSendPagination(t *testing.T) {
-	r := &graphqltest.Reader{}
+	r := &querytest.Reader{}
 	r.On("ListCollections", mock.Anything, ptr(20), nilString).
-		Return(&graphql.CollectionPage{Items: []graphql.Collection{{}}, Total: 1}, nil).Once()
+		Return(&query.CollectionPage{Items: []query.Collection{{}}, Total: 1}, nil).Once()
 	r.On("GetCollectionItems", mock.Anything, "col_1", ptr(3), ptr("tok")).
-		Return(&graphql.CollectionItemPage{Total: 0}, nil).Once()
+		Return(&query.CollectionItemPage{Total: 0}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewListCollections(r), `{}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))

@@ -6,15 +6,9 @@ import (
 	"strings"
 
 	"github.com/companyintel/mcp-server/country"
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// search_companies: keyword search with country and category filters.
-// Contract: at least a query or one filter; limit 1-100 (default 20); the
-// country is normalised to the backend's facet form ("US" →
-// "countries;United States") and an unknown one is refused with close
-// matches; pagination by opaque cursor; total always given.
 
 type searchCompaniesInput struct {
 	Query      string   `json:"query,omitempty" desc:"Keywords matched against company name, description, categories and city, e.g. \"warehouse robotics\". Optional when country or categories is given." max:"200"`
@@ -35,8 +29,12 @@ type searchCompaniesOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o searchCompaniesOutput) ItemCount() int { return len(o.Companies) }
 
-// NewSearchCompanies returns the search_companies tool.
-func NewSearchCompanies(r graphql.Reader) tools.Tool {
+// NewSearchCompanies returns the search_companies tool: keyword search with
+// country and category filters. Contract: at least a query or one filter; limit
+// 1-100 (default 20); the country is normalised to the backend's facet form
+// ("US" → "countries;United States") and an unknown one is refused with close
+// matches; pagination by opaque cursor; total always given.
+func NewSearchCompanies(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
 		Name:  "search_companies",
 		Title: "Search companies",
@@ -51,7 +49,7 @@ func NewSearchCompanies(r graphql.Reader) tools.Tool {
 	})
 }
 
-func searchCompanies(ctx context.Context, r graphql.Reader, in searchCompaniesInput) (searchCompaniesOutput, error) {
+func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInput) (searchCompaniesOutput, error) {
 	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 {
 		return searchCompaniesOutput{}, tools.Invalid("query",
 			"give a query or at least one filter (country or categories); an unfiltered search returns arbitrary companies")
@@ -77,7 +75,7 @@ func searchCompanies(ctx context.Context, r graphql.Reader, in searchCompaniesIn
 		return searchCompaniesOutput{}, err
 	}
 	out := searchCompaniesOutput{
-		Companies:      tools.CompaniesFrom(page.Items),
+		Companies:      companiesFrom(page.Items),
 		Total:          page.Total,
 		NextCursor:     tools.Cursor(page.NextToken),
 		AppliedFilters: filters,

@@ -8,10 +8,6 @@ import (
 	"github.com/companyintel/mcp-server/tools"
 )
 
-// add_to_collection: adds companies to one of the caller's collections.
-// Contract: 1-50 ids after de-duplication, order kept; reports added, already
-// present and not found (every id in exactly one list) and duplicates dropped.
-
 const maxAdd = 50
 
 type addToCollectionInput struct {
@@ -34,7 +30,10 @@ func (o addToCollectionOutput) WrittenIDs() []string { return o.Added }
 // ItemCount reports the companies added, for the audit record.
 func (o addToCollectionOutput) ItemCount() int { return len(o.Added) }
 
-// NewAddToCollection returns the add_to_collection tool.
+// NewAddToCollection returns the add_to_collection tool: adds companies to one
+// of the caller's collections. Contract: 1-50 ids after de-duplication, order
+// kept; reports added, already present and not found (every id in exactly one
+// list) and duplicates dropped.
 func NewAddToCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[addToCollectionInput, addToCollectionOutput]{
 		Name:  "add_to_collection",

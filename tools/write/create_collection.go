@@ -6,10 +6,6 @@ import (
 	"github.com/companyintel/mcp-server/tools"
 )
 
-// create_collection: a named collection for the signed-in user. Contract:
-// idempotent by name — the same name twice leaves one collection, and the
-// second answer says it already existed (created=false).
-
 type createCollectionInput struct {
 	Name        string `json:"name" desc:"The collection's name, unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
 	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
@@ -24,7 +20,10 @@ type createCollectionOutput struct {
 // WrittenIDs names the collection, for the audit record.
 func (o createCollectionOutput) WrittenIDs() []string { return []string{o.Collection.ID} }
 
-// NewCreateCollection returns the create_collection tool.
+// NewCreateCollection returns the create_collection tool: a named collection
+// for the signed-in user. Contract: idempotent by name — the same name twice
+// leaves one collection, and the second answer says it already existed
+// (created=false).
 func NewCreateCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[createCollectionInput, createCollectionOutput]{
 		Name:  "create_collection",

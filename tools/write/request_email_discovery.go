@@ -6,12 +6,6 @@ import (
 	"github.com/companyintel/mcp-server/tools"
 )
 
-// request_email_discovery: starts a job that finds work emails at a company.
-// Contract: returns the job and its status; found contacts then appear on the
-// company (get_company). Expensive upstream, so it has a per-caller token
-// bucket (the runtime states the limit in the description). Not idempotent:
-// each call starts a job.
-
 type requestEmailDiscoveryInput struct {
 	CompanyID string   `json:"company_id" desc:"The company's id." max:"100"`
 	Roles     []string `json:"roles,omitempty" desc:"Roles to look for, e.g. [\"CEO\", \"Head of Sales\"]; default: leadership roles." max:"10"`
@@ -35,7 +29,11 @@ type requestEmailDiscoveryOutput struct {
 // WrittenIDs names the job, for the audit record.
 func (o requestEmailDiscoveryOutput) WrittenIDs() []string { return []string{o.Job.ID} }
 
-// NewRequestEmailDiscovery returns the request_email_discovery tool.
+// NewRequestEmailDiscovery returns the request_email_discovery tool: starts a
+// job that finds work emails at a company. Contract: returns the job and its
+// status; found contacts then appear on the company (get_company). Expensive
+// upstream, so it has a per-caller token bucket (the runtime states the limit
+// in the description). Not idempotent: each call starts a job.
 func NewRequestEmailDiscovery(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[requestEmailDiscoveryInput, requestEmailDiscoveryOutput]{
 		Name:  "request_email_discovery",

@@ -6,14 +6,14 @@ package write
 import (
 	"context"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/tools"
 )
 
 // Deps is what the write tools need.
 type Deps struct {
 	// Writer runs the mutations.
-	Writer graphql.Writer
+	Writer mutation.Writer
 	// Allowed reports whether the named write tool is enabled on this server.
 	// It is fixed at start-up from --allow-mutations.
 	Allowed func(tool string) bool

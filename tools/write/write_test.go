@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/graphql"
-	"github.com/companyintel/mcp-server/graphql/graphqltest"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/mutation/mutationtest"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/tooltest"
@@ -30,7 +30,7 @@ var validArgs = map[string]string{
 }
 
 func TestEveryWriteToolIsRefusedWhenMutationsAreOff(t *testing.T) {
-	w := &graphqltest.Writer{} // no expectations: any mutation fails the test
+	w := &mutationtest.Writer{} // no expectations: any mutation fails the test
 	for _, tool := range Tools(Deps{Writer: w, Allowed: allowNone}) {
 		t.Run(tool.Name(), func(t *testing.T) {
 			args, ok := validArgs[tool.Name()]
@@ -48,9 +48,9 @@ func TestEveryWriteToolIsRefusedWhenMutationsAreOff(t *testing.T) {
 }
 
 func TestGateIsCheckedOnlyPerToolNamed(t *testing.T) {
-	w := &graphqltest.Writer{}
+	w := &mutationtest.Writer{}
 	w.On("CreateCollection", mock.Anything, "Prospects", (*string)(nil)).
-		Return(&graphql.CreateCollectionResult{Created: true}, nil).Once()
+		Return(&mutation.CreateCollectionResult{Created: true}, nil).Once()
 	only := func(name string) bool { return name == "create_collection" }
 	ts := Tools(Deps{Writer: w, Allowed: only})
 
@@ -64,7 +64,7 @@ func TestGateIsCheckedOnlyPerToolNamed(t *testing.T) {
 // Bad arguments are reported as such even when writes are off: the order of
 // checks puts validation first, so the model learns both in turn.
 func TestValidationComesBeforeTheGate(t *testing.T) {
-	tool := NewCreateCollection(Deps{Writer: &graphqltest.Writer{}, Allowed: allowNone})
+	tool := NewCreateCollection(Deps{Writer: &mutationtest.Writer{}, Allowed: allowNone})
 	res, _ := tooltest.Call(t, tool, `{}`)
 	assert.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, res))
 	assert.Contains(t, tooltest.Text(t, res), "name: required")
@@ -76,7 +76,7 @@ func TestRefusedWriteSpendsNoToken(t *testing.T) {
 		ratelimit.WithClock(func() time.Time { return now }))
 	rt := &tools.Runtime{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limiter: lim}
 
-	off := NewRequestEmailDiscovery(Deps{Writer: &graphqltest.Writer{}, Allowed: allowNone})
+	off := NewRequestEmailDiscovery(Deps{Writer: &mutationtest.Writer{}, Allowed: allowNone})
 	for range 3 {
 		res := tooltest.CallWith(t, rt, off, validArgs["request_email_discovery"])
 		require.Equal(t, "mutations_disabled", tooltest.ErrorCode(t, res))
@@ -85,11 +85,11 @@ func TestRefusedWriteSpendsNoToken(t *testing.T) {
 }
 
 func TestCreateCollectionReportsExisting(t *testing.T) {
-	w := &graphqltest.Writer{}
-	var col graphql.Collection
+	w := &mutationtest.Writer{}
+	var col mutation.Collection
 	col.Id, col.Name = "col_1", "Prospects"
 	w.On("CreateCollection", mock.Anything, "Prospects", ptr("Berlin fintech")).
-		Return(&graphql.CreateCollectionResult{Collection: col, Created: false}, nil).Once()
+		Return(&mutation.CreateCollectionResult{Collection: col, Created: false}, nil).Once()
 
 	res, logs := tooltest.Call(t, NewCreateCollection(Deps{Writer: w, Allowed: allowAll}), `{"name":"Prospects","description":"Berlin fintech"}`)
 
@@ -102,9 +102,9 @@ func TestCreateCollectionReportsExisting(t *testing.T) {
 }
 
 func TestAddToCollectionSendsDistinctIDsInOrder(t *testing.T) {
-	w := &graphqltest.Writer{}
+	w := &mutationtest.Writer{}
 	w.On("AddToCollection", mock.Anything, "col_1", []string{"cmp_2", "cmp_1", "cmp_9"}).
-		Return(&graphql.AddToCollectionResult{Added: []string{"cmp_2"}, AlreadyPresent: []string{"cmp_1"}, NotFound: []string{"cmp_9"}}, nil).Once()
+		Return(&mutation.AddToCollectionResult{Added: []string{"cmp_2"}, AlreadyPresent: []string{"cmp_1"}, NotFound: []string{"cmp_9"}}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewAddToCollection(Deps{Writer: w, Allowed: allowAll}),
 		`{"collection_id":"col_1","company_ids":["cmp_2","cmp_1","cmp_2","cmp_9"]}`)
@@ -119,9 +119,9 @@ func TestAddToCollectionSendsDistinctIDsInOrder(t *testing.T) {
 }
 
 func TestRequestEmailDiscoverySendsRoles(t *testing.T) {
-	w := &graphqltest.Writer{}
+	w := &mutationtest.Writer{}
 	w.On("RequestEmailDiscovery", mock.Anything, "cmp_1", []string{"CEO", "CTO"}).
-		Return(&graphql.EmailDiscoveryJob{Id: "job_1", CompanyId: "cmp_1", Status: graphql.EmailDiscoveryStatusPending}, nil).Once()
+		Return(&mutation.EmailDiscoveryJob{Id: "job_1", CompanyId: "cmp_1", Status: mutation.EmailDiscoveryStatusPending}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewRequestEmailDiscovery(Deps{Writer: w, Allowed: allowAll}), `{"company_id":"cmp_1","roles":["CEO","CTO"]}`)
 

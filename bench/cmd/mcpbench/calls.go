@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 // callTimeout bounds every single call the driver makes. Nothing here should
@@ -26,7 +26,7 @@ const callTimeout = 30 * time.Second
 // server sends for them (it reads "US" as the facet "countries;United
 // States" and passes the default limit of 20 and no cursor). The direct
 // call posts searchVars with the server's own operation text
-// (graphql.SearchCompanies_Operation), so both ask the backend the same.
+// (query.SearchCompaniesDocument), so both ask the backend the same.
 var (
 	searchArgs = map[string]any{"query": "software", "country": "US", "limit": 20}
 	searchVars = map[string]any{"keyword": "software", "filters": []string{"countries;United States"}, "limit": 20, "nextToken": nil}
@@ -42,7 +42,7 @@ type graphqlRequest struct {
 
 // searchBody is the POST body for the SearchCompanies operation with vars.
 func searchBody(vars map[string]any) []byte {
-	b, err := json.Marshal(graphqlRequest{Query: graphql.SearchCompanies_Operation, Variables: vars, OperationName: "SearchCompanies"})
+	b, err := json.Marshal(graphqlRequest{Query: query.SearchCompaniesDocument, Variables: vars, OperationName: "SearchCompanies"})
 	if err != nil {
 		panic(err) // maps of strings, numbers and nil always encode
 	}

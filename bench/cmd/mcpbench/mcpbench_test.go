@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 func TestSummarizeNearestRank(t *testing.T) {
@@ -34,18 +34,18 @@ func TestSummarizeNearestRank(t *testing.T) {
 }
 
 func TestInlineVariablesOnTheServersOperation(t *testing.T) {
-	q, err := inlineVariables(graphql.SearchCompanies_Operation, searchVars)
+	q, err := inlineVariables(query.SearchCompaniesDocument, searchVars)
 	require.NoError(t, err)
 	assert.NotContains(t, q, "$")
 	assert.Contains(t, q, "query SearchCompanies {")
 	assert.Contains(t, q, `searchCompanies(keyword: "software", filters: ["countries;United States"], limit: 20, nextToken: null)`)
 	// The selection set and fragments are the server's, untouched.
-	_, rest, _ := strings.Cut(graphql.SearchCompanies_Operation, "{")
+	_, rest, _ := strings.Cut(query.SearchCompaniesDocument, "{")
 	_, got, _ := strings.Cut(q, "{")
 	assert.Equal(t, strings.Count(rest, "\n"), strings.Count(got, "\n"))
 	assert.Contains(t, q, "fragment CompanyFields on Company {")
 
-	_, err = inlineVariables(graphql.SearchCompanies_Operation, map[string]any{"keyword": "x"})
+	_, err = inlineVariables(query.SearchCompaniesDocument, map[string]any{"keyword": "x"})
 	assert.ErrorContains(t, err, "$filters")
 }
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 // Names of what is compared, as the report prints them.
@@ -92,7 +92,7 @@ func measureCalls(ctx context.Context, env *environment, cfg config, res *result
 		return err
 	}
 
-	peerQuery, err := inlineVariables(graphql.SearchCompanies_Operation, searchVars)
+	peerQuery, err := inlineVariables(query.SearchCompaniesDocument, searchVars)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,18 @@
-package graphql
+// Package mutation runs the API's write operations through Writer. The
+// generated code lives in mutation/internal/gen, so only this package can
+// call it; the result types a caller needs are re-exported below.
+//
+// Only tools/write (and app, which wires it) may depend on this package:
+// app's architecture test fails if anything tools/read depends on contains a
+// GraphQL mutation.
+package mutation
 
-import "context"
+import (
+	"context"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation/internal/gen"
+)
 
 // Writer runs the API's mutations. Only tools/write holds one.
 type Writer interface {
@@ -10,21 +22,21 @@ type Writer interface {
 }
 
 // NewWriter returns a Writer over c.
-func NewWriter(c *Client) Writer { return writer{c} }
+func NewWriter(c *graphql.Client) Writer { return writer{c} }
 
-type writer struct{ c *Client }
+type writer struct{ c *graphql.Client }
 
 func (w writer) CreateCollection(ctx context.Context, name string, description *string) (*CreateCollectionResult, error) {
-	resp, err := CreateCollection(ctx, w.c, name, description)
+	resp, err := gen.CreateCollection(ctx, w.c, name, description)
 	return &resp.CreateCollection, err
 }
 
 func (w writer) AddToCollection(ctx context.Context, collectionID string, companyIDs []string) (*AddToCollectionResult, error) {
-	resp, err := AddToCollection(ctx, w.c, collectionID, companyIDs)
+	resp, err := gen.AddToCollection(ctx, w.c, collectionID, companyIDs)
 	return &resp.AddToCollection, err
 }
 
 func (w writer) RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*EmailDiscoveryJob, error) {
-	resp, err := RequestEmailDiscovery(ctx, w.c, companyID, roles)
+	resp, err := gen.RequestEmailDiscovery(ctx, w.c, companyID, roles)
 	return &resp.RequestEmailDiscovery, err
 }

@@ -1,3 +1,3 @@
-package graphql
+package query
 
 //go:generate go tool genqlient genqlient.yaml

@@ -1,0 +1,3 @@
+package mutation
+
+//go:generate go tool genqlient genqlient.yaml
