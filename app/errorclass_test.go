@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -58,8 +60,8 @@ func callAgainst(t *testing.T, url string, classes tools.ErrorClasses) map[strin
 	t.Helper()
 	client := graphql.NewClient(url, nil, 0)
 	s, _ := NewMCPServer(Parts{
-		Reader:  graphql.NewReader(client),
-		Writer:  graphql.NewWriter(client),
+		Reader:  query.NewReader(client),
+		Writer:  mutation.NewWriter(client),
 		Limiter: ratelimit.New(nil),
 		Runtime: tools.Runtime{Logger: slog.New(slog.DiscardHandler), ErrorClasses: classes},
 		Version: "test",
