@@ -40,6 +40,37 @@ type IssuerConfig struct {
 	TokenTTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	// The fields below make the issuer a small authorization server for
+	// demo users (authorization code with PKCE, an automatic login, token
+	// exchange). See AuthorizationServer in issuer_authorize.go.
+
+	// Scopes are the scopes the issuer knows (scopes_supported); nil
+	// means DefaultScopes.
+	Scopes []string
+	// DefaultScopes are granted to an authorization request that names
+	// none; nil means the first of Scopes, the least privilege.
+	DefaultScopes []string
+	// Users are the demo users the automatic login accepts; nil means any
+	// name of letters, digits, '.', '_', '@' and '-' up to 64 characters.
+	Users []string
+	// DefaultUser logs in when the request names no user; "" means
+	// DefaultDemoUser.
+	DefaultUser string
+	// Resources are the resource indicators (RFC 8707) the authorization
+	// endpoint issues tokens for, each becoming the token's aud: the MCP
+	// server's public URL. A request naming no resource gets the first.
+	Resources []string
+	// ExchangeAudiences are the audiences the token-exchange grant issues
+	// tokens for; nil means Audience (the backend's).
+	ExchangeAudiences []string
+	// ClientDocuments is the allowlist of clients identified by Client ID
+	// Metadata Documents. There is no open registration: any other
+	// client_id is refused.
+	ClientDocuments []ClientDocument
+	// FetchClient fetches allowlisted documents given without content;
+	// nil means http.DefaultClient.
+	FetchClient *http.Client
 }
 
 // Client is an OAuth client of the issuer's token endpoint.
@@ -68,6 +99,15 @@ type Issuer struct {
 
 	mu      sync.Mutex
 	refresh map[string]refreshGrant // refresh token -> grant
+	codes   map[string]codeGrant    // authorization code -> grant
+
+	scopes        []string
+	defaultScopes []string
+	users         map[string]bool // nil: any well-formed name
+	defaultUser   string
+	resources     []string
+	exchangeAuds  []string
+	docs          *clientDocuments
 }
 
 // NewIssuer creates the issuer, loading or creating its key.
@@ -89,6 +129,7 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 		key:      key,
 		clients:  make(map[string]Client, len(c.Clients)),
 		refresh:  make(map[string]refreshGrant),
+		codes:    make(map[string]codeGrant),
 	}
 	if i.audience == "" {
 		i.audience = DefaultAudience
@@ -98,6 +139,9 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 	}
 	if i.now == nil {
 		i.now = time.Now
+	}
+	if err := i.configureAS(c); err != nil {
+		return nil, err
 	}
 	for _, cl := range c.Clients {
 		if cl.ID == "" {
@@ -139,6 +183,12 @@ type Claims struct {
 	Expiry   time.Time
 	// Email, when set, is added as the email claim.
 	Email string
+	// Scopes, when set, become the scope claim (RFC 9068: one
+	// space-separated string).
+	Scopes []string
+	// ClientID, when set, is the client_id claim (RFC 9068): the OAuth
+	// client the token was issued to.
+	ClientID string
 }
 
 // Mint signs a token for a named local user, valid for ttl.
@@ -171,6 +221,8 @@ func (i *Issuer) Sign(c Claims) (string, error) {
 		IssuedAt: c.IssuedAt.Unix(),
 		Expiry:   c.Expiry.Unix(),
 		Email:    c.Email,
+		Scope:    strings.Join(c.Scopes, " "),
+		ClientID: c.ClientID,
 	})
 	if err != nil {
 		return "", err
@@ -190,32 +242,66 @@ type jwtClaims struct {
 	IssuedAt int64  `json:"iat"`
 	Expiry   int64  `json:"exp"`
 	Email    string `json:"email,omitempty"`
+	Scope    string `json:"scope,omitempty"`
+	ClientID string `json:"client_id,omitempty"`
 }
 
 // Handler serves the issuer's endpoints under the issuer URL's path:
-// <path>/.well-known/openid-configuration, <path>/jwks and <path>/token.
-// Mount it on a mux at that path, e.g. mux.Handle("/oidc/", iss.Handler())
-// for an issuer URL ending in /oidc; other paths answer 404.
+// <path>/.well-known/openid-configuration,
+// <path>/.well-known/oauth-authorization-server, <path>/jwks,
+// <path>/authorize and <path>/token. Mount it on a mux at that path, e.g.
+// mux.Handle("/oidc/", iss.Handler()) for an issuer URL ending in /oidc;
+// other paths answer 404. RFC 8414 places the metadata of an issuer with a
+// path at /.well-known/oauth-authorization-server<path>; the handler serves
+// that too, for a mux that routes it there.
 func (i *Issuer) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+i.path+"/.well-known/openid-configuration", i.serveDiscovery)
+	mux.HandleFunc("GET "+i.path+"/.well-known/oauth-authorization-server", i.serveASMetadata)
+	if i.path != "" {
+		mux.HandleFunc("GET /.well-known/oauth-authorization-server"+i.path, i.serveASMetadata)
+	}
 	mux.HandleFunc("GET "+i.path+"/jwks", i.serveJWKS)
+	mux.HandleFunc("GET "+i.path+"/authorize", i.serveAuthorize)
 	mux.HandleFunc("POST "+i.path+"/token", i.serveToken)
 	return mux
 }
 
-// serveDiscovery serves the OpenID Provider Metadata go-oidc reads.
-func (i *Issuer) serveDiscovery(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{
+// GrantTokenExchange is RFC 8693's grant type.
+const GrantTokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+
+// asMetadata is the RFC 8414 document; OpenID discovery adds its own fields.
+func (i *Issuer) asMetadata() map[string]any {
+	return map[string]any{
 		"issuer":                                i.url,
-		"jwks_uri":                              i.url + "/jwks",
+		"authorization_endpoint":                i.url + "/authorize",
 		"token_endpoint":                        i.url + "/token",
-		"grant_types_supported":                 []string{"client_credentials", "refresh_token"},
+		"jwks_uri":                              i.url + "/jwks",
+		"response_types_supported":              []string{"code"},
+		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials", GrantTokenExchange},
 		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post", "none"},
-		"id_token_signing_alg_values_supported": []string{string(jose.ES256)},
-		"response_types_supported":              []string{"id_token"},
-		"subject_types_supported":               []string{"public"},
-	})
+		"code_challenge_methods_supported":      []string{"S256"},
+		"scopes_supported":                      i.scopes,
+		"client_id_metadata_document_supported": true,
+		// RFC 9207: the redirect carries iss, so a client talking to
+		// several servers can tell whose code it holds.
+		"authorization_response_iss_parameter_supported": true,
+	}
+}
+
+// serveASMetadata serves the OAuth 2.0 Authorization Server Metadata
+// (RFC 8414) that MCP clients read first.
+func (i *Issuer) serveASMetadata(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, i.asMetadata())
+}
+
+// serveDiscovery serves the OpenID Provider Metadata go-oidc reads: the same
+// document with OpenID's required fields added.
+func (i *Issuer) serveDiscovery(w http.ResponseWriter, _ *http.Request) {
+	m := i.asMetadata()
+	m["id_token_signing_alg_values_supported"] = []string{string(jose.ES256)}
+	m["subject_types_supported"] = []string{"public"}
+	writeJSON(w, http.StatusOK, m)
 }
 
 // serveJWKS serves the public key.

@@ -1,18 +1,31 @@
 package authn
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Refresh tokens live a day and are bounded in number, like codes.
+const (
+	refreshTTL = 24 * time.Hour
+	maxRefresh = 10000
 )
 
 // refreshGrant is what a refresh token stands for.
 type refreshGrant struct {
 	clientID string
 	subject  string
+	// audience and scopes are those of the authorization code grant the
+	// refresh token came with; empty for RefreshToken's grants, which
+	// get the issuer's audience and an ID token, as before.
+	audience string
+	scopes   []string
+	expiry   time.Time
 }
 
 // RefreshToken issues a refresh token that lets clientID obtain tokens for
@@ -31,20 +44,42 @@ func (i *Issuer) RefreshToken(clientID, subject string) (string, error) {
 }
 
 func (i *Issuer) newRefreshToken(g refreshGrant) (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
+	rt, err := randomToken()
+	if err != nil {
 		return "", err
 	}
-	rt := base64.RawURLEncoding.EncodeToString(b)
+	now := i.now()
+	g.expiry = now.Add(refreshTTL)
 	i.mu.Lock()
+	defer i.mu.Unlock()
+	if len(i.refresh) >= maxRefresh {
+		for t, old := range i.refresh {
+			if !now.Before(old.expiry) {
+				delete(i.refresh, t)
+			}
+		}
+	}
+	if len(i.refresh) >= maxRefresh {
+		return "", errors.New("too many refresh tokens outstanding")
+	}
 	i.refresh[rt] = g
-	i.mu.Unlock()
 	return rt, nil
 }
 
-// serveToken is the token endpoint (RFC 6749 section 4.4 and section 6).
-// Errors use RFC 6749's JSON form, which golang.org/x/oauth2 decodes.
+// issued is a token response before it is written.
+type issued struct {
+	claims    Claims
+	refresh   *refreshGrant // a refresh token for this grant, when set
+	idToken   bool          // also return the access token as id_token
+	exchanged bool          // a token-exchange answer (issued_token_type)
+}
+
+// serveToken is the token endpoint: client_credentials (RFC 6749 4.4),
+// refresh_token (section 6), authorization_code with PKCE (4.1, RFC 7636)
+// and token exchange (RFC 8693). Errors use RFC 6749's JSON form, which
+// golang.org/x/oauth2 decodes.
 func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		tokenError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
 		return
@@ -55,37 +90,40 @@ func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 		tokenError(w, http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
 		return
 	}
-	var subject, refresh string
+	var out issued
+	var oerr *oauthError
 	switch r.PostForm.Get("grant_type") {
 	case "client_credentials":
 		if cl.Secret == "" {
-			tokenError(w, http.StatusBadRequest, "unauthorized_client", "a public client cannot use client_credentials")
-			return
+			oerr = &oauthError{"unauthorized_client", "a public client cannot use client_credentials"}
+			break
 		}
-		subject = cl.Subject
+		out.claims = Claims{Subject: cl.Subject}
 	case "refresh_token":
-		rt := r.PostForm.Get("refresh_token")
-		i.mu.Lock()
-		g, found := i.refresh[rt]
-		if found && g.clientID == cl.ID {
-			delete(i.refresh, rt)
-		}
-		i.mu.Unlock()
-		if !found || g.clientID != cl.ID {
-			tokenError(w, http.StatusBadRequest, "invalid_grant", "unknown, used or foreign refresh token")
-			return
-		}
-		subject = g.subject
-		var err error
-		if refresh, err = i.newRefreshToken(g); err != nil {
-			tokenError(w, http.StatusInternalServerError, "server_error", "cannot issue a refresh token")
-			return
-		}
+		out, oerr = i.refreshGrantToken(r.PostForm, cl)
+	case "authorization_code":
+		out, oerr = i.codeGrantToken(r.PostForm, cl)
+	case GrantTokenExchange:
+		out, oerr = i.exchangeGrantToken(r, cl)
 	default:
-		tokenError(w, http.StatusBadRequest, "unsupported_grant_type", "use client_credentials or refresh_token")
+		oerr = &oauthError{"unsupported_grant_type", "use authorization_code, refresh_token, client_credentials or " + GrantTokenExchange}
+	}
+	if oerr != nil {
+		tokenError(w, http.StatusBadRequest, oerr.code, oerr.desc)
 		return
 	}
-	tok, err := i.Mint(subject, i.ttl)
+	i.writeToken(w, out)
+}
+
+// writeToken signs and writes a successful answer.
+func (i *Issuer) writeToken(w http.ResponseWriter, out issued) {
+	c := out.claims
+	now := i.now()
+	c.IssuedAt = now
+	if c.Expiry.IsZero() || c.Expiry.After(now.Add(i.ttl)) {
+		c.Expiry = now.Add(i.ttl)
+	}
+	tok, err := i.Sign(c)
 	if err != nil {
 		tokenError(w, http.StatusInternalServerError, "server_error", "cannot sign a token")
 		return
@@ -93,21 +131,84 @@ func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
 	resp := map[string]any{
 		"access_token": tok,
 		"token_type":   "Bearer",
-		"expires_in":   int(i.ttl.Seconds()),
+		"expires_in":   int(c.Expiry.Sub(now).Seconds()),
 	}
-	if refresh != "" {
-		// A user's grant also gets an ID token, as an OpenID provider
-		// answers a refresh of an "openid" grant; client credentials only
-		// get the (JWT) access token.
+	if len(c.Scopes) > 0 {
+		resp["scope"] = strings.Join(c.Scopes, " ")
+	}
+	if out.exchanged {
+		resp["issued_token_type"] = tokenTypeAccess
+	}
+	if out.refresh != nil {
+		rt, err := i.newRefreshToken(*out.refresh)
+		if err != nil {
+			tokenError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "cannot issue a refresh token now")
+			return
+		}
+		resp["refresh_token"] = rt
+	}
+	if out.idToken {
+		// A user's grant from RefreshToken also gets an ID token, as an
+		// OpenID provider answers a refresh of an "openid" grant.
 		resp["id_token"] = tok
-		resp["refresh_token"] = refresh
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
+// refreshGrantToken spends a refresh token and issues the next one.
+func (i *Issuer) refreshGrantToken(form url.Values, cl Client) (issued, *oauthError) {
+	rt := form.Get("refresh_token")
+	i.mu.Lock()
+	g, found := i.refresh[rt]
+	if found && g.clientID == cl.ID {
+		delete(i.refresh, rt)
+	}
+	i.mu.Unlock()
+	if !found || g.clientID != cl.ID || !i.now().Before(g.expiry) {
+		return issued{}, &oauthError{"invalid_grant", "unknown, used, expired or foreign refresh token"}
+	}
+	if g.audience == "" {
+		return issued{claims: Claims{Subject: g.subject}, refresh: &g, idToken: true}, nil
+	}
+	scopes, err := i.grantScopes(form.Get("scope"), g.scopes, g.scopes)
+	if err != nil {
+		return issued{}, &oauthError{"invalid_scope", err.Error()}
+	}
+	return issued{
+		claims:  Claims{Subject: g.subject, Audience: g.audience, Scopes: scopes, ClientID: cl.ID},
+		refresh: &g,
+	}, nil
+}
+
+// codeGrantToken redeems an authorization code: same client, same redirect
+// URI, and the PKCE verifier whose S256 hash is the code's challenge.
+func (i *Issuer) codeGrantToken(form url.Values, cl Client) (issued, *oauthError) {
+	g, ok := i.redeemCode(form.Get("code"))
+	switch {
+	case !ok:
+		return issued{}, &oauthError{"invalid_grant", "unknown, used or expired authorization code"}
+	case g.clientID != cl.ID:
+		return issued{}, &oauthError{"invalid_grant", "the code was issued to another client"}
+	case form.Get("redirect_uri") != g.redirectURI:
+		return issued{}, &oauthError{"invalid_grant", "redirect_uri differs from the authorization request's"}
+	case !verifyPKCE(form.Get("code_verifier"), g.challenge):
+		return issued{}, &oauthError{"invalid_grant", "code_verifier does not match the code_challenge"}
+	}
+	if res := form["resource"]; len(res) > 0 && (len(res) > 1 || strings.TrimSuffix(res[0], "/") != strings.TrimSuffix(g.resource, "/")) {
+		return issued{}, &oauthError{"invalid_target", "resource differs from the authorization request's"}
+	}
+	return issued{
+		claims: Claims{Subject: g.subject, Audience: g.resource, Scopes: g.scopes, ClientID: cl.ID},
+		refresh: &refreshGrant{
+			clientID: cl.ID, subject: g.subject, audience: g.resource, scopes: slices.Clone(g.scopes),
+		},
+	}, nil
+}
+
 // authenticateClient reads client_secret_basic (whose parts RFC 6749
 // form-encodes), client_secret_post, or a bare client_id for a public
-// client, and compares the secret in constant time.
+// client (a configured one, or an allowlisted metadata document URL), and
+// compares the secret in constant time.
 func (i *Issuer) authenticateClient(r *http.Request) (Client, bool) {
 	id, secret, basic := r.BasicAuth()
 	if basic {
@@ -122,6 +223,9 @@ func (i *Issuer) authenticateClient(r *http.Request) (Client, bool) {
 	}
 	cl, ok := i.clients[id]
 	if !ok {
+		if i.docs.allowed(id) {
+			return Client{ID: id, Subject: id}, secret == ""
+		}
 		return Client{}, false
 	}
 	if cl.Secret == "" {
@@ -129,6 +233,9 @@ func (i *Issuer) authenticateClient(r *http.Request) (Client, bool) {
 	}
 	return cl, subtle.ConstantTimeCompare([]byte(secret), []byte(cl.Secret)) == 1
 }
+
+// oauthError is an RFC 6749 error answer.
+type oauthError struct{ code, desc string }
 
 func tokenError(w http.ResponseWriter, status int, code, desc string) {
 	writeJSON(w, status, map[string]string{"error": code, "error_description": desc})

@@ -1,0 +1,279 @@
+package authn
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The scopes of the company-intelligence API, the defaults of
+// IssuerConfig.Scopes.
+const (
+	ScopeRead  = "companies:read"
+	ScopeWrite = "companies:write"
+)
+
+// DefaultDemoUser is who the automatic login signs in when the request
+// names nobody.
+const DefaultDemoUser = "demo-user"
+
+// Authorization codes are short-lived and few: a demo needs a handful, and
+// the bound keeps a flood of requests from growing memory.
+const (
+	codeTTL  = time.Minute
+	maxCodes = 1000
+)
+
+// codeGrant is what an authorization code stands for.
+type codeGrant struct {
+	clientID    string
+	redirectURI string
+	challenge   string // S256 code challenge
+	subject     string
+	resource    string
+	scopes      []string
+	expiry      time.Time
+}
+
+// userName is what the automatic login accepts when no user list is set.
+var userName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
+
+// pkceValue is RFC 7636's grammar for verifiers; an S256 challenge is 43 of
+// the same characters.
+var pkceValue = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
+
+// configureAS fills in the authorization server's settings.
+func (i *Issuer) configureAS(c IssuerConfig) error {
+	i.scopes = c.Scopes
+	if len(i.scopes) == 0 {
+		i.scopes = []string{ScopeRead, ScopeWrite}
+	}
+	i.defaultScopes = c.DefaultScopes
+	if len(i.defaultScopes) == 0 {
+		i.defaultScopes = i.scopes[:1]
+	}
+	for _, s := range i.defaultScopes {
+		if !slices.Contains(i.scopes, s) {
+			return fmt.Errorf("issuer: default scope %q is not one of the scopes %v", s, i.scopes)
+		}
+	}
+	if c.Users != nil {
+		i.users = make(map[string]bool, len(c.Users))
+		for _, u := range c.Users {
+			i.users[u] = true
+		}
+	}
+	i.defaultUser = c.DefaultUser
+	if i.defaultUser == "" {
+		i.defaultUser = DefaultDemoUser
+	}
+	for _, r := range c.Resources {
+		if u, err := url.Parse(r); err != nil || u.Host == "" || u.Fragment != "" {
+			return fmt.Errorf("issuer: resource %q is not an absolute URL without a fragment (RFC 8707)", r)
+		}
+	}
+	i.resources = c.Resources
+	i.exchangeAuds = c.ExchangeAudiences
+	if len(i.exchangeAuds) == 0 {
+		i.exchangeAuds = []string{i.audience}
+	}
+	var err error
+	i.docs, err = newClientDocuments(c.ClientDocuments, c.FetchClient, i.now)
+	return err
+}
+
+// serveAuthorize is the authorization endpoint: the authorization code flow
+// with PKCE (S256 only, as OAuth 2.1 and MCP require) and an automatic demo
+// login instead of a login page. login_hint (or user) names the demo user.
+//
+// Errors about the client or its redirect URI are answered here, never
+// redirected (RFC 6749 section 4.1.2.1: the redirect cannot be trusted);
+// the rest go back to the client on its redirect URI.
+func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	clientID := q.Get("client_id")
+	md, err := i.docs.lookup(r.Context(), clientID)
+	if err != nil {
+		http.Error(w, "invalid_client: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	redirect := q.Get("redirect_uri")
+	if !md.allowsRedirect(redirect) {
+		http.Error(w, fmt.Sprintf("invalid_request: redirect_uri %q is not registered in the client's metadata document", redirect), http.StatusBadRequest)
+		return
+	}
+	answer := func(params url.Values) {
+		params.Set("iss", i.url) // RFC 9207
+		if s := q.Get("state"); s != "" {
+			params.Set("state", s)
+		}
+		u, _ := url.Parse(redirect) // checked by allowsRedirect
+		merged := u.Query()
+		for k, v := range params {
+			merged[k] = v
+		}
+		u.RawQuery = merged.Encode()
+		http.Redirect(w, r, u.String(), http.StatusFound)
+	}
+	fail := func(code, desc string) {
+		answer(url.Values{"error": {code}, "error_description": {desc}})
+	}
+	if q.Get("response_type") != "code" {
+		fail("unsupported_response_type", "only response_type=code is supported")
+		return
+	}
+	challenge := q.Get("code_challenge")
+	switch {
+	case challenge == "":
+		fail("invalid_request", "code_challenge is required: this server requires PKCE")
+		return
+	case q.Get("code_challenge_method") != "S256":
+		fail("invalid_request", "code_challenge_method must be S256")
+		return
+	case len(challenge) != 43 || !pkceValue.MatchString(challenge):
+		fail("invalid_request", "code_challenge must be the base64url SHA-256 of the verifier (43 characters)")
+		return
+	}
+	scopes, err := i.grantScopes(q.Get("scope"), i.scopes, i.defaultScopes)
+	if err != nil {
+		fail("invalid_scope", err.Error())
+		return
+	}
+	resource, err := i.resolveResource(q["resource"])
+	if err != nil {
+		fail("invalid_target", err.Error())
+		return
+	}
+	user := q.Get("login_hint")
+	if user == "" {
+		user = q.Get("user")
+	}
+	if user == "" {
+		user = i.defaultUser
+	}
+	if !i.knowsUser(user) {
+		fail("access_denied", fmt.Sprintf("%q is not a demo user of this server", user))
+		return
+	}
+	code, err := i.newCode(codeGrant{
+		clientID: clientID, redirectURI: redirect, challenge: challenge,
+		subject: user, resource: resource, scopes: scopes,
+		expiry: i.now().Add(codeTTL),
+	})
+	if err != nil {
+		fail("temporarily_unavailable", err.Error())
+		return
+	}
+	answer(url.Values{"code": {code}})
+}
+
+// grantScopes checks a requested scope string against what may be granted;
+// an empty request gets the defaults.
+func (i *Issuer) grantScopes(requested string, allowed, defaults []string) ([]string, error) {
+	want := strings.Fields(requested)
+	if len(want) == 0 {
+		return slices.Clone(defaults), nil
+	}
+	var granted []string
+	for _, s := range want {
+		if !slices.Contains(allowed, s) {
+			return nil, fmt.Errorf("scope %q is not available; available: %s", s, strings.Join(allowed, " "))
+		}
+		if !slices.Contains(granted, s) {
+			granted = append(granted, s)
+		}
+	}
+	return granted, nil
+}
+
+// resolveResource picks the token's audience from the resource parameters
+// (RFC 8707): one of the configured resources, or the first when none is
+// named. A trailing slash does not make a different resource.
+func (i *Issuer) resolveResource(requested []string) (string, error) {
+	if len(i.resources) == 0 {
+		return "", errors.New("this server issues no tokens through the authorization endpoint: it has no resources configured")
+	}
+	switch len(requested) {
+	case 0:
+		return i.resources[0], nil
+	case 1:
+		for _, r := range i.resources {
+			if strings.TrimSuffix(r, "/") == strings.TrimSuffix(requested[0], "/") {
+				return r, nil
+			}
+		}
+		return "", fmt.Errorf("resource %q is not served by this authorization server; known: %s", requested[0], strings.Join(i.resources, " "))
+	}
+	return "", errors.New("name one resource per request")
+}
+
+func (i *Issuer) knowsUser(u string) bool {
+	if i.users != nil {
+		return i.users[u]
+	}
+	return userName.MatchString(u)
+}
+
+// newCode stores a grant under a fresh code, dropping expired ones first.
+func (i *Issuer) newCode(g codeGrant) (string, error) {
+	code, err := randomToken()
+	if err != nil {
+		return "", err
+	}
+	now := i.now()
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if len(i.codes) >= maxCodes {
+		for c, old := range i.codes {
+			if !now.Before(old.expiry) {
+				delete(i.codes, c)
+			}
+		}
+	}
+	if len(i.codes) >= maxCodes {
+		return "", errors.New("too many authorization requests in flight; retry in a minute")
+	}
+	i.codes[code] = g
+	return code, nil
+}
+
+// redeemCode spends a code. It is removed on first presentation, whatever
+// the outcome, so a stolen code works at most once.
+func (i *Issuer) redeemCode(code string) (codeGrant, bool) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	g, ok := i.codes[code]
+	delete(i.codes, code)
+	if !ok || !i.now().Before(g.expiry) {
+		return codeGrant{}, false
+	}
+	return g, true
+}
+
+// verifyPKCE checks a verifier against an S256 challenge (RFC 7636 4.6).
+func verifyPKCE(verifier, challenge string) bool {
+	if !pkceValue.MatchString(verifier) {
+		return false
+	}
+	sum := sha256.Sum256([]byte(verifier))
+	got := base64.RawURLEncoding.EncodeToString(sum[:])
+	return subtle.ConstantTimeCompare([]byte(got), []byte(challenge)) == 1
+}
+
+// randomToken is 256 bits from crypto/rand, base64url-encoded.
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
