@@ -46,6 +46,10 @@ func startEmbedded(cfg Config, logger *slog.Logger) (*embedded, error) {
 	iss, err := authn.StartIssuer("127.0.0.1:0", authn.IssuerConfig{
 		KeyFile: filepath.Join(dir, "issuer-key.pem"),
 		Clients: []authn.Client{{ID: authn.DefaultAudience, Secret: secret, Subject: DemoUser}},
+		// demo-token's client; HTTP mode adds its public URL as a
+		// resource (AllowResource) and exchanges with the client above.
+		ClientDocuments: []authn.ClientDocument{authn.DemoTokenClient()},
+		DefaultUser:     DemoUser,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("embedded OIDC issuer: %w", err)

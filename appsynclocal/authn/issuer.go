@@ -60,6 +60,7 @@ type IssuerConfig struct {
 	// Resources are the resource indicators (RFC 8707) the authorization
 	// endpoint issues tokens for, each becoming the token's aud: the MCP
 	// server's public URL. A request naming no resource gets the first.
+	// AllowResource adds one later.
 	Resources []string
 	// ExchangeAudiences are the audiences the token-exchange grant issues
 	// tokens for; nil means Audience (the backend's).

@@ -77,11 +77,10 @@ func (i *Issuer) configureAS(c IssuerConfig) error {
 		i.defaultUser = DefaultDemoUser
 	}
 	for _, r := range c.Resources {
-		if u, err := url.Parse(r); err != nil || u.Host == "" || u.Fragment != "" {
-			return fmt.Errorf("issuer: resource %q is not an absolute URL without a fragment (RFC 8707)", r)
+		if err := i.AllowResource(r); err != nil {
+			return err
 		}
 	}
-	i.resources = c.Resources
 	i.exchangeAuds = c.ExchangeAudiences
 	if len(i.exchangeAuds) == 0 {
 		i.exchangeAuds = []string{i.audience}
@@ -195,23 +194,41 @@ func (i *Issuer) grantScopes(requested string, allowed, defaults []string) ([]st
 	return granted, nil
 }
 
+// AllowResource adds a resource indicator (RFC 8707) the authorization
+// endpoint issues tokens for, such as an MCP server's public URL known only
+// once its listener is up. Safe to call while the issuer serves.
+func (i *Issuer) AllowResource(r string) error {
+	if u, err := url.Parse(r); err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.Fragment != "" {
+		return fmt.Errorf("issuer: resource %q is not an absolute http(s) URL without a fragment (RFC 8707)", r)
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if !slices.Contains(i.resources, r) {
+		i.resources = append(i.resources, r)
+	}
+	return nil
+}
+
 // resolveResource picks the token's audience from the resource parameters
 // (RFC 8707): one of the configured resources, or the first when none is
 // named. A trailing slash does not make a different resource.
 func (i *Issuer) resolveResource(requested []string) (string, error) {
-	if len(i.resources) == 0 {
+	i.mu.Lock()
+	resources := slices.Clone(i.resources)
+	i.mu.Unlock()
+	if len(resources) == 0 {
 		return "", errors.New("this server issues no tokens through the authorization endpoint: it has no resources configured")
 	}
 	switch len(requested) {
 	case 0:
-		return i.resources[0], nil
+		return resources[0], nil
 	case 1:
-		for _, r := range i.resources {
+		for _, r := range resources {
 			if strings.TrimSuffix(r, "/") == strings.TrimSuffix(requested[0], "/") {
 				return r, nil
 			}
 		}
-		return "", fmt.Errorf("resource %q is not served by this authorization server; known: %s", requested[0], strings.Join(i.resources, " "))
+		return "", fmt.Errorf("resource %q is not served by this authorization server; known: %s", requested[0], strings.Join(resources, " "))
 	}
 	return "", errors.New("name one resource per request")
 }

@@ -261,3 +261,21 @@ func TestCodeRedemptionRefusals(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, "invalid_grant", e["error"])
 }
+
+// TestAllowResourceLater: a resource added while the issuer serves is
+// accepted from then on; before, the request is refused.
+func TestAllowResourceLater(t *testing.T) {
+	f := startAS(t, func(c *authn.IssuerConfig) { c.Resources = nil })
+	conf := f.oauthConfig(authn.DemoTokenRedirectURI)
+	v := oauth2.GenerateVerifier()
+	url := conf.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("resource", "http://127.0.0.1:8080/mcp"))
+	_, loc, body := authorize(t, url)
+	require.NotNil(t, loc, body)
+	assert.Equal(t, "invalid_target", loc.Query().Get("error"))
+
+	require.NoError(t, f.iss.AllowResource("http://127.0.0.1:8080/mcp"))
+	assert.Error(t, f.iss.AllowResource("not a url"))
+	_, loc, body = authorize(t, url)
+	require.NotNil(t, loc, body)
+	assert.NotEmpty(t, loc.Query().Get("code"), loc.Query().Get("error_description"))
+}
