@@ -25,7 +25,7 @@ type Parts struct {
 	// calling one is an unknown tool.
 	HideDisabled bool
 	// Limiter holds the per-tool rate limits.
-	Limiter *ratelimit.Limiter
+	Limiter Limiter
 	// Runtime is the tool pipeline's runtime (logger, hint, timeout); its
 	// Limiter is set from Limiter.
 	Runtime tools.Runtime
@@ -39,6 +39,14 @@ type Parts struct {
 	// ValidateOutput checks every result against its tool's outputSchema.
 	// It costs a little per call; tests turn it on.
 	ValidateOutput bool
+}
+
+// Limiter is a rate limiter whose limits the catalogue and the status
+// resource describe: *ratelimit.Limiter or *ratelimit.Redis.
+type Limiter interface {
+	tools.Limiter
+	Limit(tool string) ratelimit.Limit
+	Describe(tool string) string
 }
 
 // Counts are what was registered, for the start-up line.

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,6 +13,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// allow asks l; the in-process limiter never fails, so an error panics.
+func allow(l *Limiter, tool, caller string) Decision {
+	d, err := l.Allow(context.Background(), tool, caller)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
 
 // sweepEagerly makes tool's buckets sweep whenever a new caller arrives.
 func sweepEagerly(l *Limiter, tool string) {
@@ -48,8 +58,8 @@ func TestEvictionNeverChangesADecision(t *testing.T) {
 				if rng.IntN(3) == 0 {
 					caller = fmt.Sprint("occasional-", rng.IntN(500))
 				}
-				want := keeping.Allow("tool", caller)
-				got := evicting.Allow("tool", caller)
+				want := allow(keeping, "tool", caller)
+				got := allow(evicting, "tool", caller)
 				require.Equal(t, want, got, "call %d by %s", i, caller)
 				evicted = evicted || len(evicting.tools["tool"].byCaller) < len(keeping.tools["tool"].byCaller)
 			}
@@ -63,18 +73,18 @@ func TestEvictionKeepsABucketThatIsNotFull(t *testing.T) {
 	l := New(map[string]Limit{"ai_search": {Count: 5, Period: time.Minute}}, WithClock(clock.Now))
 	sweepEagerly(l, "ai_search")
 	for range 5 {
-		require.True(t, l.Allow("ai_search", "alice").Allowed)
+		require.True(t, allow(l, "ai_search", "alice").Allowed)
 	}
 
 	// Half a period later alice has 2.5 tokens. New callers force sweeps,
 	// which must not replace her bucket with a full one.
 	clock.Advance(30 * time.Second)
 	for i := range 100 {
-		l.Allow("ai_search", fmt.Sprint("other-", i))
+		allow(l, "ai_search", fmt.Sprint("other-", i))
 	}
-	assert.True(t, l.Allow("ai_search", "alice").Allowed)
-	assert.True(t, l.Allow("ai_search", "alice").Allowed)
-	d := l.Allow("ai_search", "alice")
+	assert.True(t, allow(l, "ai_search", "alice").Allowed)
+	assert.True(t, allow(l, "ai_search", "alice").Allowed)
+	d := allow(l, "ai_search", "alice")
 	assert.False(t, d.Allowed)
 	assert.Equal(t, 6*time.Second, d.RetryAfter)
 }
@@ -88,19 +98,19 @@ func TestEvictionBoundsMemory(t *testing.T) {
 	// Many callers within one period: none is full, so all are kept.
 	const callers = 10_000
 	for i := range callers {
-		l.Allow("ai_search", fmt.Sprint("caller-", i))
+		allow(l, "ai_search", fmt.Sprint("caller-", i))
 	}
 	assert.Len(t, b.byCaller, callers)
 
 	// One period later they are all full; the next new caller sweeps them.
 	clock.Advance(lim.Period)
-	l.Allow("ai_search", "late")
+	allow(l, "ai_search", "late")
 	assert.Len(t, b.byCaller, 1)
 
 	// Callers spread over time: the map holds about one period's worth.
 	for i := range callers {
 		clock.Advance(time.Second)
-		l.Allow("ai_search", fmt.Sprint("spread-", i))
+		allow(l, "ai_search", fmt.Sprint("spread-", i))
 		require.LessOrEqual(t, len(b.byCaller), 2*int(lim.Period/time.Second)+2)
 	}
 }
@@ -113,17 +123,17 @@ func TestSweepOnGrowth(t *testing.T) {
 	b.minSweep, b.sweepAt = 4, 4
 
 	for i := range 4 {
-		l.Allow("t", fmt.Sprint("a-", i)) // each empties its bucket
+		allow(l, "t", fmt.Sprint("a-", i)) // each empties its bucket
 	}
 	clock.Advance(lim.Period / 2)
 	for i := range 4 {
-		l.Allow("t", fmt.Sprint("b-", i))
+		allow(l, "t", fmt.Sprint("b-", i))
 	}
 	assert.Len(t, b.byCaller, 8, "no bucket is full yet")
 	assert.Equal(t, 8, b.sweepAt, "the threshold doubles with the live buckets")
 
 	clock.Advance(lim.Period / 2) // the a- buckets are now full
-	l.Allow("t", "c")
+	allow(l, "t", "c")
 	assert.Len(t, b.byCaller, 5)
 }
 
@@ -139,8 +149,8 @@ func TestConcurrentCallsWithEviction(t *testing.T) {
 		for i := range 100 {
 			wg.Go(func() {
 				// Each new caller sweeps while alice's full bucket is in use.
-				l.Allow("ai_search", fmt.Sprint("new-", round, "-", i))
-				if l.Allow("ai_search", "alice").Allowed {
+				allow(l, "ai_search", fmt.Sprint("new-", round, "-", i))
+				if allow(l, "ai_search", "alice").Allowed {
 					allowed.Add(1)
 				}
 			})

@@ -1,7 +1,9 @@
 package ratelimit
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"time"
 )
@@ -14,13 +16,20 @@ type Limiter struct {
 	tools map[string]*buckets // read-only after New; only limited tools
 }
 
-// An Option configures a Limiter made by New.
-type Option func(*Limiter)
+// An Option configures a Limiter made by New or a Redis made by NewRedis.
+type Option func(*options)
 
-// WithClock makes the Limiter read the time from now instead of time.Now,
-// so tests can move time forward without sleeping.
+type options struct {
+	now     func() time.Time
+	timeout time.Duration
+	logger  *slog.Logger
+}
+
+// WithClock makes the limiter read the time from now instead of time.Now
+// (or, for Redis, instead of the Redis server's clock), so tests can move
+// time forward without sleeping.
 func WithClock(now func() time.Time) Option {
-	return func(l *Limiter) { l.now = now }
+	return func(o *options) { o.now = now }
 }
 
 // New returns a Limiter applying limits, keyed by tool name. Tools absent
@@ -28,10 +37,21 @@ func WithClock(now func() time.Time) Option {
 // has a positive Count but no positive Period, which ParseLimit never
 // returns.
 func New(limits map[string]Limit, opts ...Option) *Limiter {
-	l := &Limiter{now: time.Now, tools: make(map[string]*buckets)}
+	o := options{now: time.Now}
 	for _, opt := range opts {
-		opt(l)
+		opt(&o)
 	}
+	l := &Limiter{now: o.now, tools: make(map[string]*buckets)}
+	for tool, lim := range checked(limits) {
+		l.tools[tool] = newBuckets(lim)
+	}
+	return l
+}
+
+// checked returns the limited tools of limits, panicking on a limit with a
+// Count but no Period.
+func checked(limits map[string]Limit) map[string]Limit {
+	out := make(map[string]Limit)
 	for tool, lim := range limits {
 		if lim.Unlimited() {
 			continue
@@ -39,9 +59,9 @@ func New(limits map[string]Limit, opts ...Option) *Limiter {
 		if lim.Period <= 0 {
 			panic(fmt.Sprintf("ratelimit: limit for %q has count %d but period %v", tool, lim.Count, lim.Period))
 		}
-		l.tools[tool] = newBuckets(lim)
+		out[tool] = lim
 	}
-	return l
+	return out
 }
 
 // A Decision is a Limiter's answer for one call.
@@ -66,12 +86,15 @@ func (d Decision) RetryAfterSeconds() int {
 // It never blocks, and a refusal spends nothing. A tool without a limit is
 // always allowed, without taking a lock or storing anything. Callers are
 // opaque strings; the empty string is one caller like any other.
-func (l *Limiter) Allow(tool, caller string) Decision {
+//
+// The buckets live in this process, so the error is always nil; ctx and the
+// error are there so that Limiter and Redis answer the same question alike.
+func (l *Limiter) Allow(_ context.Context, tool, caller string) (Decision, error) {
 	b, ok := l.tools[tool]
 	if !ok {
-		return Decision{Allowed: true}
+		return Decision{Allowed: true}, nil
 	}
-	return b.allow(caller, l.now())
+	return b.allow(caller, l.now()), nil
 }
 
 // Limit returns tool's limit, or the zero Limit if it has none.

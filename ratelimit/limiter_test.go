@@ -1,35 +1,88 @@
 package ratelimit_test
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/ratelimit/redistest"
 )
 
 // limits covers the defaults, common flags, and counts whose intervals
 // x/time/rate's float64 arithmetic does not hit exactly.
 var limits = []string{"5/m", "10/h", "120/m", "2/s", "100/1h", "1/d", "125/h", "625/h", "1000/h"}
 
-func newLimiter(t *testing.T, spec string) (*ratelimit.Limiter, *ratelimit.FakeClock, ratelimit.Limit) {
+// allower is what both limiters answer; every test below runs on both, so
+// the Redis limiter is held to exactly the in-process limiter's answers.
+type allower interface {
+	Allow(ctx context.Context, tool, caller string) (ratelimit.Decision, error)
+	Limit(tool string) ratelimit.Limit
+	Describe(tool string) string
+}
+
+// maker makes a limiter with a store's buckets.
+type maker func(limits map[string]ratelimit.Limit, opts ...ratelimit.Option) allower
+
+// eachStore runs test once with in-process buckets and once with buckets in
+// a real redis-server, emptied for every limiter made.
+func eachStore(t *testing.T, test func(t *testing.T, mk maker)) {
+	t.Run("memory", func(t *testing.T) {
+		test(t, func(limits map[string]ratelimit.Limit, opts ...ratelimit.Option) allower {
+			return ratelimit.New(limits, opts...)
+		})
+	})
+	t.Run("redis", func(t *testing.T) {
+		srv := redistest.Start(t)
+		test(t, func(limits map[string]ratelimit.Limit, opts ...ratelimit.Option) allower {
+			srv.Flush()
+			return newRedis(t, srv, limits, opts...)
+		})
+	})
+}
+
+// newRedis makes a Redis limiter on srv, closed when the test ends. Its
+// deadline is generous: these tests are about what it decides, on a
+// machine that may be busy; the outage tests use the default.
+func newRedis(t *testing.T, srv *redistest.Server, limits map[string]ratelimit.Limit, opts ...ratelimit.Option) *ratelimit.Redis {
+	t.Helper()
+	ro, err := ratelimit.ParseRedisURL(srv.URL())
+	require.NoError(t, err)
+	r := ratelimit.NewRedis(ro, limits, append([]ratelimit.Option{ratelimit.WithTimeout(5 * time.Second)}, opts...)...)
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+func newLimiter(t *testing.T, mk maker, spec string) (allower, *ratelimit.FakeClock, ratelimit.Limit) {
 	t.Helper()
 	lim, err := ratelimit.ParseLimit(spec)
 	require.NoError(t, err)
 	clock := ratelimit.NewFakeClock()
-	return ratelimit.New(map[string]ratelimit.Limit{"tool": lim}, ratelimit.WithClock(clock.Now)), clock, lim
+	return mk(map[string]ratelimit.Limit{"tool": lim}, ratelimit.WithClock(clock.Now)), clock, lim
+}
+
+// allow is Allow for a store that must answer: an error panics, which also
+// works in a goroutine.
+func allow(l allower, tool, caller string) ratelimit.Decision {
+	d, err := l.Allow(context.Background(), tool, caller)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }
 
 // spend calls Allow until it refuses and returns how many calls passed and
 // the refusal.
-func spend(t *testing.T, l *ratelimit.Limiter, tool, caller string) (int, ratelimit.Decision) {
+func spend(t *testing.T, l allower, tool, caller string) (int, ratelimit.Decision) {
 	t.Helper()
 	for n := 0; n < 1_000_000; n++ {
-		if d := l.Allow(tool, caller); !d.Allowed {
+		if d := allow(l, tool, caller); !d.Allowed {
 			return n, d
 		}
 	}
@@ -38,156 +91,176 @@ func spend(t *testing.T, l *ratelimit.Limiter, tool, caller string) (int, rateli
 }
 
 func TestBurstThenRefusal(t *testing.T) {
-	for _, spec := range limits {
-		t.Run(spec, func(t *testing.T) {
-			l, _, lim := newLimiter(t, spec)
-			n, d := spend(t, l, "tool", "alice")
-			assert.Equal(t, lim.Count, n, "exactly the burst passes")
-			assert.Equal(t, ratelimit.Decision{RetryAfter: lim.Period / time.Duration(lim.Count), Limit: lim}, d)
+	eachStore(t, func(t *testing.T, mk maker) {
+		for _, spec := range limits {
+			t.Run(spec, func(t *testing.T) {
+				l, _, lim := newLimiter(t, mk, spec)
+				n, d := spend(t, l, "tool", "alice")
+				assert.Equal(t, lim.Count, n, "exactly the burst passes")
+				assert.Equal(t, ratelimit.Decision{RetryAfter: lim.Period / time.Duration(lim.Count), Limit: lim}, d)
 
-			// Refusals spend nothing: asking again gives the same answer.
-			for range 10 {
-				assert.Equal(t, d, l.Allow("tool", "alice"))
-			}
-		})
-	}
+				// Refusals spend nothing: asking again gives the same answer.
+				for range 10 {
+					assert.Equal(t, d, allow(l, "tool", "alice"))
+				}
+			})
+		}
+	})
 }
 
 func TestRefillAfterPeriod(t *testing.T) {
-	for _, spec := range limits {
-		t.Run(spec, func(t *testing.T) {
-			l, clock, lim := newLimiter(t, spec)
-			n, _ := spend(t, l, "tool", "alice")
-			require.Equal(t, lim.Count, n)
+	eachStore(t, func(t *testing.T, mk maker) {
+		for _, spec := range limits {
+			t.Run(spec, func(t *testing.T) {
+				l, clock, lim := newLimiter(t, mk, spec)
+				n, _ := spend(t, l, "tool", "alice")
+				require.Equal(t, lim.Count, n)
 
-			clock.Advance(lim.Period)
-			n, _ = spend(t, l, "tool", "alice")
-			assert.Equal(t, lim.Count, n, "a full bucket after one period")
+				clock.Advance(lim.Period)
+				n, _ = spend(t, l, "tool", "alice")
+				assert.Equal(t, lim.Count, n, "a full bucket after one period")
 
-			clock.Advance(10 * lim.Period)
-			n, _ = spend(t, l, "tool", "alice")
-			assert.Equal(t, lim.Count, n, "never more than the burst, however long idle")
-		})
-	}
+				clock.Advance(10 * lim.Period)
+				n, _ = spend(t, l, "tool", "alice")
+				assert.Equal(t, lim.Count, n, "never more than the burst, however long idle")
+			})
+		}
+	})
 }
 
 func TestPartialRefill(t *testing.T) {
-	for _, spec := range limits {
-		t.Run(spec, func(t *testing.T) {
-			l, clock, lim := newLimiter(t, spec)
-			interval := lim.Period / time.Duration(lim.Count)
-			_, _ = spend(t, l, "tool", "alice")
+	eachStore(t, func(t *testing.T, mk maker) {
+		for _, spec := range limits {
+			t.Run(spec, func(t *testing.T) {
+				l, clock, lim := newLimiter(t, mk, spec)
+				interval := lim.Period / time.Duration(lim.Count)
+				_, _ = spend(t, l, "tool", "alice")
 
-			clock.Advance(interval - time.Millisecond)
-			d := l.Allow("tool", "alice")
-			assert.False(t, d.Allowed, "a millisecond early")
-			assert.Equal(t, time.Millisecond, d.RetryAfter)
+				clock.Advance(interval - time.Millisecond)
+				d := allow(l, "tool", "alice")
+				assert.False(t, d.Allowed, "a millisecond early")
+				assert.Equal(t, time.Millisecond, d.RetryAfter)
 
-			clock.Advance(time.Millisecond)
-			assert.True(t, l.Allow("tool", "alice").Allowed, "one token after period/count")
-			d = l.Allow("tool", "alice")
-			assert.False(t, d.Allowed, "and only one")
-			assert.Equal(t, interval, d.RetryAfter)
-		})
-	}
+				clock.Advance(time.Millisecond)
+				assert.True(t, allow(l, "tool", "alice").Allowed, "one token after period/count")
+				d = allow(l, "tool", "alice")
+				assert.False(t, d.Allowed, "and only one")
+				assert.Equal(t, interval, d.RetryAfter)
+			})
+		}
+	})
 }
 
 func TestConcurrentCallsNeverExceedBurst(t *testing.T) {
-	for _, spec := range []string{"5/m", "10/h", "64/s"} {
-		t.Run(spec, func(t *testing.T) {
-			l, _, lim := newLimiter(t, spec)
-			var allowed atomic.Int64
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			for range 100 {
-				wg.Go(func() {
-					<-start
-					for range 3 {
-						if l.Allow("tool", "alice").Allowed {
-							allowed.Add(1)
+	eachStore(t, func(t *testing.T, mk maker) {
+		for _, spec := range []string{"5/m", "10/h", "64/s"} {
+			t.Run(spec, func(t *testing.T) {
+				l, _, lim := newLimiter(t, mk, spec)
+				var allowed atomic.Int64
+				var wg sync.WaitGroup
+				start := make(chan struct{})
+				for range 100 {
+					wg.Go(func() {
+						<-start
+						for range 3 {
+							if allow(l, "tool", "alice").Allowed {
+								allowed.Add(1)
+							}
 						}
-					}
-				})
-			}
-			close(start)
-			wg.Wait()
-			assert.Equal(t, int64(lim.Count), allowed.Load())
-		})
-	}
+					})
+				}
+				close(start)
+				wg.Wait()
+				assert.Equal(t, int64(lim.Count), allowed.Load())
+			})
+		}
+	})
 }
 
 func TestCallersAreSeparate(t *testing.T) {
-	l, _, lim := newLimiter(t, "5/m")
-	n, _ := spend(t, l, "tool", "alice")
-	require.Equal(t, lim.Count, n)
+	eachStore(t, func(t *testing.T, mk maker) {
+		l, _, lim := newLimiter(t, mk, "5/m")
+		n, _ := spend(t, l, "tool", "alice")
+		require.Equal(t, lim.Count, n)
 
-	n, _ = spend(t, l, "tool", "bob")
-	assert.Equal(t, lim.Count, n, "alice's calls do not spend bob's tokens")
-	n, _ = spend(t, l, "tool", "")
-	assert.Equal(t, lim.Count, n, "the empty caller is a caller too")
+		n, _ = spend(t, l, "tool", "bob")
+		assert.Equal(t, lim.Count, n, "alice's calls do not spend bob's tokens")
+		n, _ = spend(t, l, "tool", "")
+		assert.Equal(t, lim.Count, n, "the empty caller is a caller too")
+	})
 }
 
 func TestToolsAreSeparate(t *testing.T) {
-	clock := ratelimit.NewFakeClock()
-	l := ratelimit.New(ratelimit.Defaults(), ratelimit.WithClock(clock.Now))
+	eachStore(t, func(t *testing.T, mk maker) {
+		clock := ratelimit.NewFakeClock()
+		l := mk(ratelimit.Defaults(), ratelimit.WithClock(clock.Now))
 
-	n, d := spend(t, l, "ai_search", "alice")
-	assert.Equal(t, 5, n)
-	assert.Equal(t, 12*time.Second, d.RetryAfter)
+		n, d := spend(t, l, "ai_search", "alice")
+		assert.Equal(t, 5, n)
+		assert.Equal(t, 12*time.Second, d.RetryAfter)
 
-	n, d = spend(t, l, "request_email_discovery", "alice")
-	assert.Equal(t, 10, n, "ai_search calls do not spend email discovery tokens")
-	assert.Equal(t, 6*time.Minute, d.RetryAfter)
-	assert.Equal(t, ratelimit.Limit{Count: 10, Period: time.Hour}, d.Limit)
+		n, d = spend(t, l, "request_email_discovery", "alice")
+		assert.Equal(t, 10, n, "ai_search calls do not spend email discovery tokens")
+		assert.Equal(t, 6*time.Minute, d.RetryAfter)
+		assert.Equal(t, ratelimit.Limit{Count: 10, Period: time.Hour}, d.Limit)
+	})
 }
 
 func TestToolWithoutLimit(t *testing.T) {
-	clock := ratelimit.NewFakeClock()
-	l := ratelimit.New(map[string]ratelimit.Limit{
-		"ai_search": {Count: 5, Period: time.Minute},
-		"off":       {},
-	}, ratelimit.WithClock(clock.Now))
+	eachStore(t, func(t *testing.T, mk maker) {
+		clock := ratelimit.NewFakeClock()
+		l := mk(map[string]ratelimit.Limit{
+			"ai_search": {Count: 5, Period: time.Minute},
+			"off":       {},
+		}, ratelimit.WithClock(clock.Now))
 
-	for _, tool := range []string{"search_companies", "off"} {
-		for range 1000 {
-			require.Equal(t, ratelimit.Decision{Allowed: true}, l.Allow(tool, "alice"))
+		for _, tool := range []string{"search_companies", "off"} {
+			for range 1000 {
+				require.Equal(t, ratelimit.Decision{Allowed: true}, allow(l, tool, "alice"))
+			}
+			assert.True(t, l.Limit(tool).Unlimited())
+			assert.Equal(t, "", l.Describe(tool))
+			allocs := testing.AllocsPerRun(100, func() { allow(l, tool, "alice") })
+			assert.Zero(t, allocs, "an unlimited tool costs no allocation (and no call to Redis)")
 		}
-		assert.True(t, l.Limit(tool).Unlimited())
-		assert.Equal(t, "", l.Describe(tool))
-		allocs := testing.AllocsPerRun(100, func() { l.Allow(tool, "alice") })
-		assert.Zero(t, allocs, "an unlimited tool costs no allocation")
-	}
+	})
 }
 
 func TestAllowDoesNotAllocateForKnownCaller(t *testing.T) {
-	l, _, _ := newLimiter(t, "5/m")
-	l.Allow("tool", "alice")
-	allocs := testing.AllocsPerRun(100, func() { l.Allow("tool", "alice") })
+	l, _, _ := newLimiter(t, func(limits map[string]ratelimit.Limit, opts ...ratelimit.Option) allower {
+		return ratelimit.New(limits, opts...)
+	}, "5/m")
+	allow(l, "tool", "alice")
+	allocs := testing.AllocsPerRun(100, func() { allow(l, "tool", "alice") })
 	assert.Zero(t, allocs)
 }
 
 func TestClockGoingBackGivesNothing(t *testing.T) {
-	l, clock, lim := newLimiter(t, "5/m")
-	_, _ = spend(t, l, "tool", "alice")
-	clock.Advance(-time.Hour)
-	n, _ := spend(t, l, "tool", "alice")
-	assert.Zero(t, n)
-	clock.Advance(time.Hour + lim.Period)
-	n, _ = spend(t, l, "tool", "alice")
-	assert.Equal(t, lim.Count, n)
+	eachStore(t, func(t *testing.T, mk maker) {
+		l, clock, lim := newLimiter(t, mk, "5/m")
+		_, _ = spend(t, l, "tool", "alice")
+		clock.Advance(-time.Hour)
+		n, _ := spend(t, l, "tool", "alice")
+		assert.Zero(t, n)
+		clock.Advance(time.Hour + lim.Period)
+		n, _ = spend(t, l, "tool", "alice")
+		assert.Equal(t, lim.Count, n)
+	})
 }
 
 func TestDescribe(t *testing.T) {
-	l := ratelimit.New(map[string]ratelimit.Limit{
-		"ai_search":               {Count: 5, Period: time.Minute},
-		"request_email_discovery": {Count: 10, Period: time.Hour},
-		"once":                    {Count: 1, Period: 24 * time.Hour},
+	eachStore(t, func(t *testing.T, mk maker) {
+		l := mk(map[string]ratelimit.Limit{
+			"ai_search":               {Count: 5, Period: time.Minute},
+			"request_email_discovery": {Count: 10, Period: time.Hour},
+			"once":                    {Count: 1, Period: 24 * time.Hour},
+		})
+		assert.Equal(t, "limited to 5 calls per minute per caller", l.Describe("ai_search"))
+		assert.Equal(t, "limited to 10 calls per hour per caller", l.Describe("request_email_discovery"))
+		assert.Equal(t, "limited to 1 call per day per caller", l.Describe("once"))
+		assert.Equal(t, "", l.Describe("get_company"))
+		assert.Equal(t, ratelimit.Limit{Count: 5, Period: time.Minute}, l.Limit("ai_search"))
 	})
-	assert.Equal(t, "limited to 5 calls per minute per caller", l.Describe("ai_search"))
-	assert.Equal(t, "limited to 10 calls per hour per caller", l.Describe("request_email_discovery"))
-	assert.Equal(t, "limited to 1 call per day per caller", l.Describe("once"))
-	assert.Equal(t, "", l.Describe("get_company"))
-	assert.Equal(t, ratelimit.Limit{Count: 5, Period: time.Minute}, l.Limit("ai_search"))
 }
 
 func TestRetryAfterSeconds(t *testing.T) {
@@ -210,7 +283,11 @@ func TestRetryAfterSeconds(t *testing.T) {
 }
 
 func TestNewPanicsOnLimitWithoutPeriod(t *testing.T) {
-	assert.PanicsWithValue(t, `ratelimit: limit for "ai_search" has count 5 but period 0s`, func() {
+	const want = `ratelimit: limit for "ai_search" has count 5 but period 0s`
+	assert.PanicsWithValue(t, want, func() {
 		ratelimit.New(map[string]ratelimit.Limit{"ai_search": {Count: 5}})
+	})
+	assert.PanicsWithValue(t, want, func() {
+		ratelimit.NewRedis(&redis.Options{}, map[string]ratelimit.Limit{"ai_search": {Count: 5}})
 	})
 }

@@ -29,6 +29,11 @@ const (
 	BackendError       Class = "backend_error"       // the backend failed otherwise
 )
 
+// LimitStoreUnavailable is a limited tool refused because the shared
+// rate-limit store (Redis) did not answer: serving it unchecked would make
+// the limit no limit. Wait retry_after_s; tools without a limit still work.
+const LimitStoreUnavailable Class = "limit_store_unavailable"
+
 // MutationsDisabledMessage is the refusal of every write tool when writes are off.
 const MutationsDisabledMessage = "mutations are disabled; start the server with --allow-mutations to enable write operations"
 

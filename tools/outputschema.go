@@ -46,7 +46,7 @@ var errorSchema = map[string]any{
 
 // classNames lists every Class, for the schema's enum.
 func classNames() []string {
-	return []string{string(InvalidArguments), string(MutationsDisabled), string(RateLimited), string(Unauthorized),
+	return []string{string(InvalidArguments), string(MutationsDisabled), string(RateLimited), string(LimitStoreUnavailable), string(Unauthorized),
 		string(Forbidden), string(NotFound), string(BackendTimeout), string(BackendUnreachable), string(BackendError)}
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -18,10 +19,13 @@ import (
 // DefaultCallTimeout bounds a whole tool call when the Runtime sets none.
 const DefaultCallTimeout = 30 * time.Second
 
-// Limiter decides whether a caller may call a tool now. It never blocks, and
-// a refusal spends nothing. *ratelimit.Limiter is the implementation.
+// Limiter decides whether a caller may call a tool now. It never blocks
+// beyond its own short deadline, and a refusal spends nothing.
+// *ratelimit.Limiter (in process) and *ratelimit.Redis (shared by replicas)
+// implement it. An error means the limiter could not decide: the call is
+// refused, never let through unlimited.
 type Limiter interface {
-	Allow(tool, caller string) ratelimit.Decision
+	Allow(ctx context.Context, tool, caller string) (ratelimit.Decision, error)
 }
 
 // Runtime is what the pipeline needs from the running server.
@@ -85,7 +89,11 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 		}
 	}
 	if rt.Limiter != nil {
-		if dec := rt.Limiter.Allow(t.def.Name, caller.ID); !dec.Allowed {
+		dec, err := rt.Limiter.Allow(ctx, t.def.Name, caller.ID)
+		if err != nil {
+			return rt.fail(t, rec, limitStoreError(t.def.Name, dec.Limit, err))
+		}
+		if !dec.Allowed {
 			return rt.fail(t, rec, &Error{
 				Class:      RateLimited,
 				Message:    fmt.Sprintf("rate limit reached: %s allows %s per caller; retry after %d s", t.def.Name, dec.Limit, dec.RetryAfterSeconds()),
@@ -106,6 +114,27 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 		return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, Hint: hint, AuthMethod: caller.AuthMethod}.Classify(err))
 	}
 	return rt.succeed(rec, out)
+}
+
+// limitStoreError refuses a limited call whose limit could not be checked.
+func limitStoreError(tool string, lim ratelimit.Limit, err error) *Error {
+	cause := "it failed"
+	var se *ratelimit.StoreError
+	if errors.As(err, &se) {
+		cause = se.Cause
+	}
+	limit := "a rate limit"
+	if !lim.Unlimited() {
+		limit = "a rate limit of " + lim.String() + " per caller"
+	}
+	return &Error{
+		Class: LimitStoreUnavailable,
+		Message: fmt.Sprintf("the rate-limit store is unavailable (%s); %s has %s, so it is refused rather than served unlimited. "+
+			"Retry after %d s; tools without a limit still work", cause, tool, limit, retrySeconds(ratelimit.StoreRetryAfter)),
+		Retryable:  true,
+		RetryAfter: ratelimit.StoreRetryAfter,
+		Err:        err,
+	}
 }
 
 // safeRun turns a panic in a tool into an internal error: one bad call must

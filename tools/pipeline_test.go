@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/ratelimit/redistest"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/tooltest"
 )
@@ -119,6 +121,34 @@ func TestRateLimitRefusalSaysWhenToRetry(t *testing.T) {
 	now = now.Add(30 * time.Second)
 	require.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, tool, `{}`)))
 	require.False(t, tooltest.CallWith(t, rt, tool, `{"query":"a"}`).IsError, "the refill was spent by an invalid call")
+}
+
+func TestLimitStoreDownRefusesLimitedToolsOnly(t *testing.T) {
+	srv := redistest.Start(t)
+	ro, err := ratelimit.ParseRedisURL(srv.URL())
+	require.NoError(t, err)
+	lim := ratelimit.NewRedis(ro, map[string]ratelimit.Limit{"echo": {Count: 5, Period: time.Minute}})
+	t.Cleanup(func() { _ = lim.Close() })
+	rt := &tools.Runtime{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limiter: lim}
+	ran := 0
+	limited := echoTool(func(_ context.Context, in echoIn) (echoOut, error) { ran++; return echoOut(in), nil })
+	srv.Kill()
+
+	res := tooltest.CallWith(t, rt, limited, `{"query":"a"}`)
+	require.True(t, res.IsError)
+	assert.Zero(t, ran, "never served unlimited")
+	e := tooltest.Structured(t, res)["error"].(map[string]any)
+	assert.Equal(t, "limit_store_unavailable", e["code"])
+	assert.Equal(t, true, e["retryable"])
+	assert.EqualValues(t, 5, e["retry_after_s"])
+	assert.Equal(t, "echo failed [limit_store_unavailable]: the rate-limit store is unavailable "+
+		"(Redis refused the connection (is it running?)); echo has a rate limit of 5 per minute per caller, "+
+		"so it is refused rather than served unlimited. Retry after 5 s; tools without a limit still work",
+		tooltest.Text(t, res))
+
+	unlimited := tools.New(tools.Spec[echoIn, echoOut]{Name: "other", Description: "echoes", Hints: tools.Hints{ReadOnly: true},
+		Run: func(_ context.Context, in echoIn) (echoOut, error) { return echoOut(in), nil }})
+	assert.False(t, tooltest.CallWith(t, rt, unlimited, `{"query":"a"}`).IsError, "a tool without a limit never asks the store")
 }
 
 func TestAuditRecordHasShapeNotValues(t *testing.T) {

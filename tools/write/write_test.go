@@ -1,6 +1,7 @@
 package write
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"testing"
@@ -81,7 +82,9 @@ func TestRefusedWriteSpendsNoToken(t *testing.T) {
 		res := tooltest.CallWith(t, rt, off, validArgs["request_email_discovery"])
 		require.Equal(t, "mutations_disabled", tooltest.ErrorCode(t, res))
 	}
-	assert.True(t, lim.Allow("request_email_discovery", tooltest.Caller.ID).Allowed, "the disabled calls spent the caller's only token")
+	d, err := lim.Allow(context.Background(), "request_email_discovery", tooltest.Caller.ID)
+	require.NoError(t, err)
+	assert.True(t, d.Allowed, "the disabled calls spent the caller's only token")
 }
 
 func TestCreateCollectionReportsExisting(t *testing.T) {
