@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -29,6 +30,11 @@ type Config struct {
 	HideDisabledTools bool
 	// RateLimits are TOOL=LIMIT specs (--rate-limit, RATE_LIMITS) over the defaults.
 	RateLimits []string
+	// RedisURL, when set, keeps the rate-limit buckets in that Redis, shared
+	// by every replica pointed at it (--redis-url, REDIS_URL).
+	RedisURL string
+	// RedisTimeout bounds each rate-limit check in Redis (--redis-timeout).
+	RedisTimeout time.Duration
 	// Timeout bounds each backend call (--timeout).
 	Timeout time.Duration
 	// LogFormat is text or json; LogLevel a slog level name.
@@ -69,6 +75,8 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
 	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
 	fs.Var(&errorClasses, "error-class", "map a resolver's own errorType to a class, TYPE=CLASS (TYPE may end in *); repeatable (env ERROR_CLASSES, comma-separated)")
+	fs.StringVar(&c.RedisURL, "redis-url", getenv("REDIS_URL"), "keep rate-limit buckets in this Redis, shared by all replicas: redis://[user:password@]host:port[/db] or rediss://… (env REDIS_URL; default: in this process)")
+	fs.DurationVar(&c.RedisTimeout, "redis-timeout", ratelimit.DefaultRedisTimeout, "deadline for each rate-limit check in Redis; a limited call is refused when Redis does not answer in time")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
 	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")

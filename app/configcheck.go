@@ -10,6 +10,7 @@ import (
 
 	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -50,6 +51,20 @@ func (c Config) check(getenv func(string) string) error {
 	// builds its database, not after.
 	if _, err := rateLimits(c.RateLimits); err != nil {
 		return err
+	}
+	return c.checkRedis()
+}
+
+// checkRedis checks --redis-url without connecting: Redis being down at
+// start-up is an outage the server rides out, a URL that cannot work is not.
+func (c Config) checkRedis() error {
+	if c.RedisURL != "" {
+		if _, err := ratelimit.ParseRedisURL(c.RedisURL); err != nil {
+			return fmt.Errorf("--redis-url (REDIS_URL): %w", err)
+		}
+	}
+	if c.RedisTimeout <= 0 || c.RedisTimeout > time.Minute {
+		return fmt.Errorf("--redis-timeout: %s is out of range; give a duration above 0 and at most 1m, e.g. --redis-timeout 50ms", c.RedisTimeout)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ var Environment = []EnvVar{
 	{"HIDE_DISABLED_TOOLS", "true to hide disabled write tools, as --hide-disabled-tools"},
 	{"RATE_LIMITS", "TOOL=COUNT/PERIOD specs, comma-separated, as --rate-limit"},
 	{"ERROR_CLASSES", "TYPE=CLASS specs, comma-separated, as --error-class"},
+	{"REDIS_URL", "Redis for rate limits shared by replicas, as --redis-url"},
 	{"LOG_FORMAT", "text or json, as --log-format"},
 	{"LOG_LEVEL", "debug, info, warn or error, as --log-level"},
 	{"OIDC_ISSUER", "OIDC issuer URL (https, or http on loopback)"},

@@ -61,11 +61,11 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 	}
 	client := graphql.NewClient(endpoint, &http.Client{Transport: src.Transport}, cfg.Timeout)
 
-	limits, err := rateLimits(cfg.RateLimits)
+	limiter, closeLimiter, err := newLimiter(ctx, cfg, logger)
 	if err != nil {
 		return misconfigured(err)
 	}
-	limiter := ratelimit.New(limits)
+	defer closeLimiter()
 
 	version := Version()
 	s, counts := NewMCPServer(Parts{

@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -54,7 +55,8 @@ func newRedis(t *testing.T, srv *redistest.Server, limits map[string]ratelimit.L
 	t.Helper()
 	ro, err := ratelimit.ParseRedisURL(srv.URL())
 	require.NoError(t, err)
-	r := ratelimit.NewRedis(ro, limits, append([]ratelimit.Option{ratelimit.WithTimeout(5 * time.Second)}, opts...)...)
+	defaults := []ratelimit.Option{ratelimit.WithTimeout(5 * time.Second), ratelimit.WithLogger(slog.New(slog.DiscardHandler))}
+	r := ratelimit.NewRedis(ro, limits, append(defaults, opts...)...)
 	t.Cleanup(func() { _ = r.Close() })
 	return r
 }

@@ -197,7 +197,7 @@ func TestRedisThatDoesNotAnswerFailsClosed(t *testing.T) {
 	srv := redistest.Start(t)
 	ro, err := ratelimit.ParseRedisURL(srv.URL())
 	require.NoError(t, err)
-	l := ratelimit.NewRedis(ro, ratelimit.Defaults())
+	l := ratelimit.NewRedis(ro, ratelimit.Defaults(), ratelimit.WithLogger(slog.New(slog.DiscardHandler)))
 	t.Cleanup(func() { _ = l.Close() })
 	ctx := context.Background()
 	require.True(t, allow(l, "ai_search", "alice").Allowed, "a connection is open")

@@ -127,7 +127,8 @@ func TestLimitStoreDownRefusesLimitedToolsOnly(t *testing.T) {
 	srv := redistest.Start(t)
 	ro, err := ratelimit.ParseRedisURL(srv.URL())
 	require.NoError(t, err)
-	lim := ratelimit.NewRedis(ro, map[string]ratelimit.Limit{"echo": {Count: 5, Period: time.Minute}})
+	lim := ratelimit.NewRedis(ro, map[string]ratelimit.Limit{"echo": {Count: 5, Period: time.Minute}},
+		ratelimit.WithLogger(slog.New(slog.DiscardHandler)))
 	t.Cleanup(func() { _ = lim.Close() })
 	rt := &tools.Runtime{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Limiter: lim}
 	ran := 0
