@@ -3,6 +3,7 @@
 //
 //	server --embedded                       # demo against the built-in backend
 //	server --endpoint https://….appsync-api.eu-west-1.amazonaws.com/graphql
+//	server demo-token --server http://127.0.0.1:8080/mcp --user alice
 package main
 
 import (
@@ -15,9 +16,13 @@ import (
 	"syscall"
 
 	"github.com/companyintel/mcp-server/app"
+	"github.com/companyintel/mcp-server/demotoken"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "demo-token" {
+		os.Exit(demotoken.Run(context.Background(), os.Args[2:], os.Stdout, os.Stderr))
+	}
 	cfg, err := app.ParseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return
