@@ -43,7 +43,7 @@ type IssuerConfig struct {
 
 	// The fields below make the issuer a small authorization server for
 	// demo users (authorization code with PKCE, an automatic login, token
-	// exchange). See AuthorizationServer in issuer_authorize.go.
+	// exchange): see serveAuthorize and the token endpoint.
 
 	// Scopes are the scopes the issuer knows (scopes_supported); nil
 	// means DefaultScopes.
@@ -79,7 +79,7 @@ type Client struct {
 	// ID is the client_id.
 	ID string
 	// Secret is the client_secret; empty makes a public client, which may
-	// only use the refresh_token grant.
+	// use neither client_credentials nor token exchange.
 	Secret string
 	// Subject is the local user a client_credentials token is minted for;
 	// empty means the client ID.
@@ -106,7 +106,7 @@ type Issuer struct {
 	defaultScopes []string
 	users         map[string]bool // nil: any well-formed name
 	defaultUser   string
-	resources     []string
+	resources     []string // guarded by mu: AllowResource adds to it
 	exchangeAuds  []string
 	docs          *clientDocuments
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -278,4 +279,26 @@ func TestAllowResourceLater(t *testing.T) {
 	_, loc, body = authorize(t, url)
 	require.NotNil(t, loc, body)
 	assert.NotEmpty(t, loc.Query().Get("code"), loc.Query().Get("error_description"))
+}
+
+// TestMetadataForIssuerWithPath: an issuer URL with a path has its RFC 8414
+// metadata at /.well-known/oauth-authorization-server<path> (section 3.1)
+// as well as under the path, when the mux routes both to the handler.
+func TestMetadataForIssuerWithPath(t *testing.T) {
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	iss, err := authn.NewIssuer(authn.IssuerConfig{URL: ts.URL + "/oidc"})
+	require.NoError(t, err)
+	mux.Handle("/oidc/", iss.Handler())
+	mux.Handle("/.well-known/oauth-authorization-server/oidc", iss.Handler())
+	for _, path := range []string{"/.well-known/oauth-authorization-server/oidc", "/oidc/.well-known/oauth-authorization-server"} {
+		resp, err := http.Get(ts.URL + path)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m), path)
+		resp.Body.Close()
+		assert.Equal(t, ts.URL+"/oidc", m["issuer"], path)
+		assert.Equal(t, ts.URL+"/oidc/authorize", m["authorization_endpoint"], path)
+	}
 }

@@ -42,12 +42,7 @@ func (i *Issuer) exchangeGrantToken(r *http.Request, cl Client) (issued, *oauthE
 	if form.Get("actor_token") != "" {
 		return issued{}, &oauthError{"invalid_request", "actor_token (delegation) is not supported"}
 	}
-	verifier := oidc.NewVerifier(i.url, &oidc.StaticKeySet{PublicKeys: []crypto.PublicKey{&i.key.PublicKey}}, &oidc.Config{
-		SkipClientIDCheck:    true, // any of this issuer's tokens may be exchanged
-		SupportedSigningAlgs: []string{string(jose.ES256)},
-		Now:                  i.now,
-	})
-	idt, err := verifier.Verify(r.Context(), form.Get("subject_token"))
+	idt, err := i.ownTokens().Verify(r.Context(), form.Get("subject_token"))
 	if err != nil {
 		return issued{}, &oauthError{"invalid_request", "subject_token is not a valid, unexpired token of this issuer"}
 	}
@@ -68,6 +63,16 @@ func (i *Issuer) exchangeGrantToken(r *http.Request, cl Client) (issued, *oauthE
 		claims:    Claims{Subject: idt.Subject, Audience: aud, Scopes: scopes, ClientID: cl.ID, Expiry: idt.Expiry},
 		exchanged: true,
 	}, nil
+}
+
+// ownTokens verifies a token this issuer signed: signature, iss, exp. Any
+// audience is accepted: any of the issuer's tokens may be exchanged.
+func (i *Issuer) ownTokens() *oidc.IDTokenVerifier {
+	return oidc.NewVerifier(i.url, &oidc.StaticKeySet{PublicKeys: []crypto.PublicKey{&i.key.PublicKey}}, &oidc.Config{
+		SkipClientIDCheck:    true,
+		SupportedSigningAlgs: []string{string(jose.ES256)},
+		Now:                  i.now,
+	})
 }
 
 // exchangeAudience picks the one target of an exchange from audience or
