@@ -44,6 +44,8 @@ type Config struct {
 	// ErrorClasses map a resolver's own errorTypes to classes
 	// (--error-class, ERROR_CLASSES).
 	ErrorClasses tools.ErrorClasses
+	// HTTP configures the HTTP service (--http and the flags beside it).
+	HTTP HTTPConfig
 }
 
 // repeated is a flag that may be given several times.
@@ -80,9 +82,11 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
 	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
+	finishHTTP := httpFlags(fs, &c.HTTP, getenv)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	finishHTTP()
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q; flags start with --", fs.Arg(0))
 	}
@@ -107,6 +111,9 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	}
 	var err error
 	if c.ErrorClasses, err = parseErrorClasses(getenv("ERROR_CLASSES"), errorClasses); err != nil {
+		return c, err
+	}
+	if err := validateHTTP(&c); err != nil {
 		return c, err
 	}
 	return c, c.check(getenv)

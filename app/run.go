@@ -33,73 +33,145 @@ type Stdio struct {
 	Out, Err io.Writer
 }
 
-// Run serves MCP over stdio until the input ends or ctx is canceled.
+// Run serves MCP until ctx is canceled: over stdio until the input ends, or
+// over Streamable HTTP when cfg.HTTP.Addr is set. Both transports serve the
+// one assembly (tools, mutation gate, validation, limits, audit) built by
+// assemble.
 func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) string) error {
 	logger, err := NewLogger(stdio.Err, cfg.LogFormat, cfg.LogLevel)
 	if err != nil {
 		return misconfigured(err)
 	}
-
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	endpoint, authOpts := cfg.Endpoint, auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
+	b, err := connect(ctx, cfg, logger, getenv)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if cfg.HTTP.Addr != "" {
+		return runHTTP(ctx, cfg, logger, b)
+	}
+	return runStdio(ctx, cfg, logger, b, stdio)
+}
+
+// backendConn is how the server reaches the backend and spends its limits:
+// the endpoint, the server's own credentials from the chain, the embedded
+// backend when --embedded started one, and the rate limiter.
+type backendConn struct {
+	endpoint string
+	src      *auth.Source
+	emb      *embedded
+	// limiter holds the rate limits, shared by every request and user.
+	limiter      Limiter
+	closeLimiter func()
+}
+
+// connect starts the embedded backend if asked, resolves the server's own
+// credentials and opens the rate limiter.
+func connect(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
+	b := &backendConn{endpoint: cfg.Endpoint}
+	authOpts := auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
 	if cfg.Embedded {
 		emb, err := startEmbedded(cfg, logger)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer emb.Close()
-		endpoint = emb.URL
+		b.emb, b.endpoint = emb, emb.URL
 		authOpts = emb.authOptions(authOpts)
 	}
-	authOpts.Endpoint = endpoint
-
+	authOpts.Endpoint = b.endpoint
 	src, err := auth.Resolve(ctx, authOpts)
 	if err != nil {
-		return misconfigured(err)
+		b.Close()
+		return nil, misconfigured(err)
 	}
-	client := graphql.NewClient(endpoint, &http.Client{Transport: src.Transport}, cfg.Timeout)
-
+	b.src = src
 	limiter, closeLimiter, err := newLimiter(ctx, cfg, logger)
 	if err != nil {
-		return misconfigured(err)
+		b.Close()
+		return nil, misconfigured(err)
 	}
-	defer closeLimiter()
+	b.limiter, b.closeLimiter = limiter, closeLimiter
+	return b, nil
+}
 
-	version := Version()
+// Close releases the rate limiter and stops the embedded backend, if any.
+func (b *backendConn) Close() {
+	if b.closeLimiter != nil {
+		b.closeLimiter()
+	}
+	if b.emb != nil {
+		b.emb.Close()
+	}
+}
+
+// assembly is what differs between the transports' use of assemble.
+type assembly struct {
+	// transport names the transport: "stdio" or "http".
+	transport string
+	// upstream authenticates each backend request.
+	upstream http.RoundTripper
+	// gate, when set, adds a per-tool gate (after the tool's own).
+	gate func(tool string) func(context.Context) error
+	// observe, when set, is told of each finished call (metrics).
+	observe func(ctx context.Context, tool, outcome string, d time.Duration)
+	// hooks, when set, are mcp-go's hooks (metrics).
+	hooks *server.Hooks
+}
+
+// assemble builds the MCP server both transports serve: the same tools,
+// gate, validation, rate limits and audit record.
+func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*server.MCPServer, Counts) {
+	client := graphql.NewClient(b.endpoint, &http.Client{Transport: a.upstream}, cfg.Timeout)
 	s, counts := NewMCPServer(Parts{
 		Reader:       query.NewReader(client),
 		Writer:       mutation.NewWriter(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,
-		Limiter:      limiter,
+		WriteScope:   cfg.HTTP.WriteScope,
+		Gate:         a.gate,
+		Hooks:        a.hooks,
+		Limiter:      b.limiter,
 		Runtime: tools.Runtime{
 			Logger:           logger,
-			UnauthorizedHint: src.UnauthorizedHint,
+			UnauthorizedHint: b.src.UnauthorizedHint,
 			ErrorClasses:     cfg.ErrorClasses,
 			CallTimeout:      cfg.Timeout + 5*time.Second,
+			Observe:          a.observe,
 		},
-		Transport:      "stdio",
-		Auth:           src.Status,
-		Version:        version,
+		Transport:      a.transport,
+		Auth:           b.src.Status,
+		Version:        Version(),
 		ValidateOutput: cfg.ValidateOutput,
 	})
+	return s, counts
+}
 
-	logger.Info("starting mcp-server",
-		"version", version,
-		"transport", "stdio",
-		"auth", string(src.Method),
+// logStart writes the start-up line; extra fields follow the design's.
+func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Method, counts Counts, extra ...any) {
+	logger.Info("starting mcp-server", append([]any{
+		"version", Version(),
+		"transport", transport,
+		"auth", string(method),
 		"mutations", cfg.Mutations.Any(),
 		"tools", counts.Tools,
 		"resources", counts.Resources,
 		"prompts", counts.Prompts,
-	)
+	}, extra...)...)
 	if cfg.Mutations.Any() {
 		logger.Info("write tools enabled", "tools", cfg.Mutations.Enabled())
 	}
+}
 
-	caller := tools.Caller{ID: src.Principal, AuthMethod: string(src.Method)}
+// runStdio serves one client over the process's standard streams, as the
+// server's own identity.
+func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio) error {
+	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
+	logStart(logger, cfg, "stdio", b.src.Method, counts)
+
+	caller := tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}
 	stdioServer := server.NewStdioServer(s)
 	// mcp-go serves tool calls from a pool of 5 workers by default, so an
 	// agent's sixth parallel call waited for a backend round trip to end
@@ -111,7 +183,7 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 		return tools.WithCaller(ctx, caller)
 	})
 	d := newDrain(ctx)
-	err = stdioServer.Listen(ctx, d.Reader(stdio.In), d.Writer(stdio.Out))
+	err := stdioServer.Listen(ctx, d.Reader(stdio.In), d.Writer(stdio.Out))
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("stdio: %w", err)
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -24,6 +25,14 @@ type Parts struct {
 	// HideDisabled leaves disabled write tools out of the catalogue, so that
 	// calling one is an unknown tool.
 	HideDisabled bool
+	// WriteScope is the scope an OAuth caller's token needs for write tools.
+	WriteScope string
+	// Gate, when set, returns an extra gate for a tool (nil for none); it
+	// runs after the tool's own gate, so a disabled write tool still says
+	// mutations_disabled first.
+	Gate func(tool string) func(context.Context) error
+	// Hooks, when set, are mcp-go's request hooks.
+	Hooks *server.Hooks
 	// Limiter holds the per-tool rate limits.
 	Limiter Limiter
 	// Runtime is the tool pipeline's runtime (logger, hint, timeout); its
@@ -72,17 +81,25 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if p.ValidateOutput {
 		opts = append(opts, server.WithOutputSchemaValidation())
 	}
+	if p.Hooks != nil {
+		opts = append(opts, server.WithHooks(p.Hooks))
+	}
 	s := server.NewMCPServer("company-intel-mcp", p.Version, opts...)
 
 	rt := p.Runtime
 	if p.Limiter != nil {
 		rt.Limiter = p.Limiter
 	}
-	catalogue := append(read.Tools(p.Reader), write.Tools(write.Deps{Writer: p.Writer, Allowed: p.Mutations.Allowed})...)
+	catalogue := append(read.Tools(p.Reader), write.Tools(write.Deps{Writer: p.Writer, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
 	var served []server.ServerTool
 	for _, t := range catalogue {
 		if p.HideDisabled && isWrite(t.Name()) && !p.Mutations.Allowed(t.Name()) {
 			continue
+		}
+		if p.Gate != nil {
+			if g := p.Gate(t.Name()); g != nil {
+				t = t.Gated(g)
+			}
 		}
 		if p.Limiter != nil {
 			if d := p.Limiter.Describe(t.Name()); d != "" {

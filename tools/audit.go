@@ -27,6 +27,14 @@ type record struct {
 	err         *Error
 }
 
+// outcome is "ok" or the failure's class.
+func (r *record) outcome() string {
+	if r.err != nil {
+		return string(r.err.Class)
+	}
+	return "ok"
+}
+
 // audit writes one structured line per call: info for success, warn for a
 // refusal the caller caused, error for backend and server faults.
 func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) {
@@ -35,6 +43,12 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 		slog.String("tool", r.tool),
 		slog.String("caller", r.caller.ID),
 		slog.String("auth", r.caller.AuthMethod),
+	}
+	if r.caller.User != "" {
+		attrs = append(attrs, slog.String("user", r.caller.User))
+	}
+	if r.caller.Client != "" {
+		attrs = append(attrs, slog.String("client", r.caller.Client))
 	}
 	if r.err != nil {
 		outcome, level = string(r.err.Class), levelFor(r.err.Class)

@@ -1,16 +1,36 @@
 package tools
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Caller is who a tool call acts for: the authenticated principal and how it
-// authenticated. On stdio it is fixed for the process; over HTTP it will come
-// from each request.
+// authenticated. On stdio, and over HTTP in the local single-user mode, it is
+// the server's own identity, fixed for the process; over HTTP with OAuth it
+// is the user whose bearer token the request carried.
 type Caller struct {
-	// ID is the principal: an OIDC subject, an IAM identity, or the API
-	// key's fixed name. Never a secret.
+	// ID is the principal rate limits and the audit record key on: an OIDC
+	// subject, an IAM identity, or the API key's fixed name; for an OAuth
+	// user over HTTP, the token's issuer and subject together, so that two
+	// issuers' "alice" are two callers. Never a secret.
 	ID string
-	// AuthMethod is "oidc", "sigv4" or "apikey".
+	// AuthMethod is "oidc", "sigv4" or "apikey"; "oauth" for an HTTP user.
 	AuthMethod string
+	// User is the OAuth user's subject, and Client the OAuth client the
+	// token was issued to (azp or client_id). Empty on stdio.
+	User, Client string
+	// Scoped says the caller's token scopes narrow what it may do: true only
+	// for an OAuth user over HTTP. Elsewhere the server's flags alone decide.
+	Scoped bool
+	// Scopes are the token's scopes, when Scoped.
+	Scopes []string
+}
+
+// HasScope reports whether the caller may act under scope: always for an
+// unscoped caller, else when its token carries the scope.
+func (c Caller) HasScope(scope string) bool {
+	return !c.Scoped || slices.Contains(c.Scopes, scope)
 }
 
 type callerKey struct{}

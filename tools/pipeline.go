@@ -42,6 +42,10 @@ type Runtime struct {
 	CallTimeout time.Duration
 	// Now reads the clock for durations; nil means time.Now.
 	Now func() time.Time
+	// Observe, when set, is told of every finished call: the tool, its
+	// outcome ("ok" or the error class) and how long it took. Metrics hang
+	// here, so that they count exactly what the audit record says.
+	Observe func(ctx context.Context, tool, outcome string, d time.Duration)
 }
 
 // ServerTool binds t to the runtime: the result is what mcp-go serves.
@@ -66,6 +70,9 @@ func (rt *Runtime) handler(t Tool) server.ToolHandlerFunc {
 		res := rt.call(ctx, t, req, timeout, &rec)
 		rec.duration = now().Sub(start)
 		rt.audit(ctx, &rec, res)
+		if rt.Observe != nil {
+			rt.Observe(ctx, rec.tool, rec.outcome(), rec.duration)
+		}
 		return res, nil
 	}
 }

@@ -90,8 +90,18 @@ func (t Tool) Definition() mcp.Tool { return t.def }
 
 // Gated returns a copy of t whose calls are first put to gate, after argument
 // validation and before the rate limit and any backend work. A non-nil error
-// refuses the call.
+// refuses the call. Gates added to a gated tool run after the earlier ones:
+// the first refusal answers.
 func (t Tool) Gated(gate func(context.Context) error) Tool {
+	if prev := t.gate; prev != nil {
+		t.gate = func(ctx context.Context) error {
+			if err := prev(ctx); err != nil {
+				return err
+			}
+			return gate(ctx)
+		}
+		return t
+	}
 	t.gate = gate
 	return t
 }

@@ -5,6 +5,9 @@ package write
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/tools"
@@ -17,6 +20,10 @@ type Deps struct {
 	// Allowed reports whether the named write tool is enabled on this server.
 	// It is fixed at start-up from --allow-mutations.
 	Allowed func(tool string) bool
+	// Scope is the OAuth scope (--write-scope) a caller whose token scopes
+	// narrow its rights (tools.Caller.Scoped) must hold to write. Empty
+	// refuses every scoped caller: the check fails closed.
+	Scope string
 }
 
 // Tools returns the three write tools, each behind its gate, in catalogue order.
@@ -32,15 +39,25 @@ func Tools(d Deps) []tools.Tool {
 // is switched off here, so it can tell the user rather than try.
 const disabledNote = "DISABLED ON THIS SERVER: write operations are switched off; calls are refused until the server is started with --allow-mutations."
 
-// guarded builds a write tool whose handler first checks the mutation gate.
-// The check runs twice by design: as the pipeline's gate (after argument
+// guarded builds a write tool whose handler first checks the mutation gate,
+// then the caller's write scope. The flag is the ceiling and comes first: with
+// writes off the answer is mutations_disabled whatever the token holds, since
+// asking the user for a scope would not help. Over HTTP the transport already
+// answers a missing scope with 403 before the call reaches here; this check
+// is the same rule in the one place every transport passes.
+//
+// The checks run twice by design: as the pipeline's gate (after argument
 // validation, before the rate limit, so a refused call spends nothing) and as
 // the first statement of Run, the backstop for any path that reaches Run.
 func guarded[In, Out any](d Deps, s tools.Spec[In, Out]) tools.Tool {
 	allowed := d.Allowed != nil && d.Allowed(s.Name)
-	gate := func(context.Context) error {
+	gate := func(ctx context.Context) error {
 		if !allowed {
 			return &tools.Error{Class: tools.MutationsDisabled, Message: tools.MutationsDisabledMessage}
+		}
+		if c, _ := tools.CallerFrom(ctx); c.Scoped && (d.Scope == "" || !c.HasScope(d.Scope)) {
+			return &tools.Error{Class: tools.Forbidden, Message: fmt.Sprintf(
+				"your access token lacks the %s scope this tool needs; sign in again asking for scopes %q", d.Scope, scopeList(c.Scopes, d.Scope))}
 		}
 		return nil
 	}
@@ -57,4 +74,14 @@ func guarded[In, Out any](d Deps, s tools.Spec[In, Out]) tools.Tool {
 		t = t.WithNote(disabledNote)
 	}
 	return t
+}
+
+// scopeList is the scopes to ask for: those held plus the one missing, since
+// a client replaces its scopes with what it asks for next.
+func scopeList(held []string, need string) string {
+	all := slices.Clone(held)
+	if need != "" && !slices.Contains(all, need) {
+		all = append(all, need)
+	}
+	return strings.Join(all, " ")
 }

@@ -1,0 +1,133 @@
+package mcphttp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+)
+
+// DefaultMaxBody caps a request body. The largest legitimate request (a
+// tool call with 50 ids and a 500-character context) is a few KiB.
+const DefaultMaxBody = 1 << 20
+
+// Message is what the server needs to know of a POSTed JSON-RPC message
+// before mcp-go handles it.
+type Message struct {
+	// Method is the JSON-RPC method; empty for a response the client posts.
+	Method string
+	// Tool is params.name of a tools/call.
+	Tool string
+	// ProtocolVersion is the revision the message is spoken in: the
+	// MCP-Protocol-Version header, else the version a 2026-07-28 request
+	// carries in params._meta, else the one an initialize asks for.
+	ProtocolVersion string
+}
+
+type messageKey struct{}
+
+// MessageFrom returns the message ReadMessage put in the request's context.
+func MessageFrom(ctx context.Context) (Message, bool) {
+	m, ok := ctx.Value(messageKey{}).(Message)
+	return m, ok
+}
+
+// wireMessage is the part of a JSON-RPC message that is read here.
+type wireMessage struct {
+	Method *string `json:"method"`
+	Params *struct {
+		Name            string `json:"name"`
+		ProtocolVersion string `json:"protocolVersion"`
+		Meta            struct {
+			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+// ReadMessage reads a POST body through a limit of max bytes, answers 413
+// when it is larger and a JSON-RPC parse error (HTTP 400) when it is not
+// one JSON object, and otherwise puts the Message in the request's context
+// and hands the body on, unread, to next. Other methods pass untouched.
+func ReadMessage(max int64, next http.Handler) http.Handler {
+	if max <= 0 {
+		max = DefaultMaxBody
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.ContentLength > max {
+			tooLarge(w, max)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		if err != nil {
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				tooLarge(w, max)
+				return
+			}
+			http.Error(w, "cannot read the request body", http.StatusBadRequest)
+			return
+		}
+		msg, ok := parseMessage(body)
+		if !ok {
+			WriteJSONRPCError(w, http.StatusBadRequest, -32700, "Parse error: the body must be one JSON-RPC message (a JSON object)")
+			return
+		}
+		msg.ProtocolVersion = firstNonEmpty(r.Header.Get("MCP-Protocol-Version"), msg.ProtocolVersion)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), messageKey{}, msg)))
+	})
+}
+
+func parseMessage(body []byte) (Message, bool) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return Message{}, false
+	}
+	var wm wireMessage
+	if err := json.Unmarshal(trimmed, &wm); err != nil {
+		return Message{}, false
+	}
+	var m Message
+	if wm.Method != nil {
+		m.Method = *wm.Method
+	}
+	if wm.Params != nil {
+		if m.Method == "tools/call" {
+			m.Tool = wm.Params.Name
+		}
+		m.ProtocolVersion = wm.Params.Meta.ProtocolVersion
+		if m.ProtocolVersion == "" && m.Method == "initialize" {
+			m.ProtocolVersion = wm.Params.ProtocolVersion
+		}
+	}
+	return m, true
+}
+
+func tooLarge(w http.ResponseWriter, max int64) {
+	http.Error(w, "request body too large: at most "+itoa(max)+" bytes", http.StatusRequestEntityTooLarge)
+}
+
+// WriteJSONRPCError answers with a JSON-RPC error object (id null) and the
+// given HTTP status, for refusals made before a message reaches mcp-go.
+func WriteJSONRPCError(w http.ResponseWriter, status, code int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": code, "message": message},
+	})
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
