@@ -47,9 +47,9 @@ func httpFlags(fs *flag.FlagSet, h *HTTPConfig, getenv func(string) string) (fin
 	fs.StringVar(&h.Addr, "http", getenv("MCP_HTTP_ADDR"), "serve MCP Streamable HTTP at ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio (env MCP_HTTP_ADDR)")
 	fs.StringVar(&h.PublicURL, "public-url", getenv("MCP_PUBLIC_URL"), "HTTP: the exact URL clients use for /mcp, e.g. https://mcp.example.com/mcp; the audience every token must carry (env MCP_PUBLIC_URL)")
 	fs.Var(&issuers, "oauth-issuer", "HTTP: an OAuth issuer URL whose tokens are accepted; repeatable; \"embedded\" is the issuer --embedded starts (env MCP_OAUTH_ISSUERS, comma-separated)")
-	fs.StringVar(&h.ReadScope, "read-scope", envOr(getenv("MCP_READ_SCOPE"), "companies:read"), "HTTP: the scope a token needs for read tools")
-	fs.StringVar(&h.WriteScope, "write-scope", envOr(getenv("MCP_WRITE_SCOPE"), "companies:write"), "HTTP: the scope a token needs for write tools (which --allow-mutations must also enable)")
-	fs.StringVar(&h.Upstream, "upstream-auth", getenv("MCP_UPSTREAM_AUTH"), "HTTP with OAuth: whose identity reaches the backend: exchange (each user's own, by token exchange; the default with --oauth-issuer embedded) or service (the server's own; per-user tools are refused)")
+	fs.StringVar(&h.ReadScope, "read-scope", envOr(getenv("MCP_READ_SCOPE"), "companies:read"), "HTTP: the scope a token needs for read tools (env MCP_READ_SCOPE)")
+	fs.StringVar(&h.WriteScope, "write-scope", envOr(getenv("MCP_WRITE_SCOPE"), "companies:write"), "HTTP: the scope a token needs for write tools, which --allow-mutations must also enable (env MCP_WRITE_SCOPE)")
+	fs.StringVar(&h.Upstream, "upstream-auth", getenv("MCP_UPSTREAM_AUTH"), "HTTP with OAuth: whose identity reaches the backend: exchange (each user's own, by token exchange; the default with --oauth-issuer embedded) or service (the server's own; per-user tools are refused) (env MCP_UPSTREAM_AUTH)")
 	fs.Var(&origins, "allowed-origins", "HTTP: an Origin allowed to call /mcp, e.g. https://app.example.com; repeatable or comma-separated (env MCP_ALLOWED_ORIGINS)")
 	fs.Var(&hosts, "allowed-hosts", "HTTP: a Host name /mcp answers to besides --public-url's; repeatable or comma-separated (env MCP_ALLOWED_HOSTS)")
 	return func() {
