@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Kind says how a call to the backend failed. Each kind asks the caller for a
@@ -99,10 +100,10 @@ func (e GraphQLError) IsValidation() bool {
 func (e GraphQLError) String() string {
 	var b strings.Builder
 	if e.ErrorType != "" {
-		b.WriteString(e.ErrorType)
+		b.WriteString(Cut(e.ErrorType, 100))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Message)
+	b.WriteString(Cut(e.Message, MaxMessageLen))
 	if p := e.PathString(); p != "" {
 		b.WriteString(" (path ")
 		b.WriteString(p)
@@ -118,6 +119,23 @@ func (e GraphQLError) PathString() string {
 		parts[i] = fmt.Sprint(p)
 	}
 	return strings.Join(parts, ".")
+}
+
+// A backend may quote a request back in its messages, or answer with many
+// errors: what is repeated to a caller is bounded, whatever it said.
+const (
+	// MaxErrorsShown is how many GraphQL errors a message lists.
+	MaxErrorsShown = 5
+	// MaxMessageLen is how many characters of one error message are kept.
+	MaxMessageLen = 500
+)
+
+// Cut keeps the first n characters of s, marking the cut.
+func Cut(s string, n int) string {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // Error is a failed call to the backend. It keeps everything the backend said,
@@ -167,11 +185,15 @@ func (e *Error) Error() string {
 		}
 	}
 	if len(e.Errors) > 0 {
-		msgs := make([]string, len(e.Errors))
-		for i, ge := range e.Errors {
+		shown := e.Errors[:min(len(e.Errors), MaxErrorsShown)]
+		msgs := make([]string, len(shown))
+		for i, ge := range shown {
 			msgs[i] = ge.String()
 		}
 		b.WriteString(strings.Join(msgs, "; "))
+		if more := len(e.Errors) - len(shown); more > 0 {
+			fmt.Fprintf(&b, "; and %d more errors", more)
+		}
 		if e.PartialData {
 			b.WriteString(" (partial data returned)")
 		}

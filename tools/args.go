@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // FieldError is one argument that is missing or wrong.
@@ -32,7 +34,11 @@ func decodeArgs(t reflect.Type, fields []field, raw json.RawMessage) (decoded, [
 	d := decoded{in: reflect.New(t).Elem(), shape: map[string]int{}}
 	args := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &args); err != nil {
+		// Numbers stay as written, so an id or a limit beyond what a
+		// float64 holds exactly is refused rather than rounded.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&args); err != nil || dec.More() {
 			return d, []FieldError{{Field: "arguments", Problem: "expected a JSON object of named arguments"}}
 		}
 	}
@@ -56,8 +62,14 @@ func decodeArgs(t reflect.Type, fields []field, raw json.RawMessage) (decoded, [
 			valid = append(valid, name)
 		}
 		sort.Strings(valid)
-		for _, name := range unknown {
-			errs = append(errs, FieldError{Field: name, Problem: "unknown argument; valid arguments are " + strings.Join(valid, ", ")})
+		// A caller's own names are quoted back cut short, and only the
+		// first few: the answer stays small whatever was sent.
+		for i, name := range unknown {
+			if i == maxUnknownReported {
+				errs = append(errs, FieldError{Field: "arguments", Problem: fmt.Sprintf("and %d more unknown arguments", len(unknown)-i)})
+				break
+			}
+			errs = append(errs, FieldError{Field: Excerpt(name), Problem: "unknown argument; valid arguments are " + strings.Join(valid, ", ")})
 		}
 	}
 
@@ -97,11 +109,20 @@ func (f field) set(dst reflect.Value, v any) string {
 	switch f.kind {
 	case kindString:
 		s, ok := v.(string)
+		if num, isNum := v.(json.Number); isNum {
+			// An id sent as a number: only a whole one that every JSON
+			// reader holds exactly.
+			n, err := strconv.ParseInt(string(num), 10, 64)
+			if err != nil || n < 0 || n > maxExactInt {
+				return fmt.Sprintf("expected %s, got the number %s, which is not a whole number from 0 to %d", expected(f), Excerpt(string(num)), maxExactInt)
+			}
+			s, ok = strconv.FormatInt(n, 10), true
+		}
 		if !ok {
 			return "expected " + expected(f) + ", got " + describe(v)
 		}
 		s = strings.TrimSpace(s)
-		n := len([]rune(s))
+		n := utf8.RuneCountInString(s)
 		if (f.min != nil && n < *f.min) || (f.max != nil && n > *f.max) || (f.required && n == 0) {
 			return "expected " + expected(f) + ", got " + strconv.Itoa(n) + " characters"
 		}
@@ -130,11 +151,11 @@ func (f field) set(dst reflect.Value, v any) string {
 		}
 		dst.SetBool(b)
 	case kindStrings:
-		list, ok := toStrings(v)
-		if !ok {
-			return "expected " + expected(f) + ", got " + describe(v)
+		list, problem := toStrings(v, *f.max, *f.itemMax)
+		if problem != "" {
+			return "expected " + expected(f) + ", got " + problem
 		}
-		if (f.min != nil && len(list) < *f.min) || (f.max != nil && len(list) > *f.max) {
+		if f.min != nil && len(list) < *f.min {
 			return "expected " + expected(f) + ", got " + strconv.Itoa(len(list)) + " items"
 		}
 		dst.Set(reflect.ValueOf(list))
@@ -142,25 +163,43 @@ func (f field) set(dst reflect.Value, v any) string {
 	return ""
 }
 
-// toInt accepts a JSON number without a fraction, or a string holding one.
+// maxUnknownReported bounds how many unknown argument names one answer lists.
+const maxUnknownReported = 5
+
+// maxExactInt is the largest integer every JSON reader holds exactly (2^53-1);
+// an id given as a larger number may already have been rounded on its way.
+const maxExactInt = 1<<53 - 1
+
+// toInt accepts a JSON number without a fraction, or a string holding one,
+// within ±2^31.
 func toInt(v any) (int, bool) {
+	var s string
 	switch x := v.(type) {
-	case float64:
-		if x != math.Trunc(x) || math.Abs(x) > 1<<31 {
-			return 0, false
-		}
-		return int(x), true
+	case json.Number:
+		s = string(x)
 	case string:
-		n, err := strconv.Atoi(strings.TrimSpace(x))
-		return n, err == nil
+		s = strings.TrimSpace(x)
+	default:
+		return 0, false
 	}
-	return 0, false
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return int(n), n >= -1<<31 && n <= 1<<31
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // toStrings accepts a JSON array of strings, a string holding such an array
-// (some clients encode arrays that way), or a single string as a one-item list.
-// Empty and blank items are dropped.
-func toStrings(v any) ([]string, bool) {
+// (some clients encode arrays that way), or a single string as a one-item
+// list. Numbers are accepted as items only when they are whole and within
+// 0..2^53-1 (ids sent as numbers). The list is bounded to maxItems before
+// anything else, de-duplication included, and each item to maxLen
+// characters. Empty and blank items are dropped. problem is "" or says what
+// came instead.
+func toStrings(v any, maxItems, maxLen int) (out []string, problem string) {
 	var items []any
 	switch x := v.(type) {
 	case []any:
@@ -168,30 +207,43 @@ func toStrings(v any) ([]string, bool) {
 	case string:
 		t := strings.TrimSpace(x)
 		if strings.HasPrefix(t, "[") {
-			if err := json.Unmarshal([]byte(t), &items); err != nil {
-				return nil, false
+			dec := json.NewDecoder(strings.NewReader(t))
+			dec.UseNumber()
+			if err := dec.Decode(&items); err != nil {
+				return nil, "a string that is not a JSON list"
 			}
 		} else {
 			items = []any{x}
 		}
 	default:
-		return nil, false
+		return nil, describe(v)
 	}
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		s, ok := it.(string)
-		if !ok {
-			if n, isNum := it.(float64); isNum && n == math.Trunc(n) {
-				s = strconv.FormatInt(int64(n), 10)
-			} else {
-				return nil, false
+	if len(items) > maxItems {
+		return nil, strconv.Itoa(len(items)) + " items"
+	}
+	out = make([]string, 0, len(items))
+	for i, it := range items {
+		var s string
+		switch x := it.(type) {
+		case string:
+			s = strings.TrimSpace(x)
+		case json.Number:
+			n, err := strconv.ParseInt(string(x), 10, 64)
+			if err != nil || n < 0 || n > maxExactInt {
+				return nil, fmt.Sprintf("item %d: the number %s, which is not a whole number from 0 to %d", i, Excerpt(string(x)), maxExactInt)
 			}
+			s = strconv.FormatInt(n, 10)
+		default:
+			return nil, fmt.Sprintf("item %d: %s", i, describe(it))
 		}
-		if s = strings.TrimSpace(s); s != "" {
+		if n := utf8.RuneCountInString(s); n > maxLen {
+			return nil, fmt.Sprintf("item %d: %d characters", i, n)
+		}
+		if s != "" {
 			out = append(out, s)
 		}
 	}
-	return out, true
+	return out, ""
 }
 
 // expected describes what a field accepts, in words a model can act on.
@@ -216,13 +268,14 @@ func expected(f field) string {
 	case kindBool:
 		return "true or false"
 	case kindStrings:
+		each := fmt.Sprintf(" of at most %d characters each", *f.itemMax)
 		switch {
 		case f.min != nil && f.max != nil:
-			return fmt.Sprintf("a list of %d to %d strings", *f.min, *f.max)
-		case f.min != nil:
-			return fmt.Sprintf("a list of at least %d strings", *f.min)
+			return fmt.Sprintf("a list of %d to %d strings", *f.min, *f.max) + each
+		case f.max != nil:
+			return fmt.Sprintf("a list of at most %d strings", *f.max) + each
 		default:
-			return "a list of strings"
+			return "a list of strings" + each
 		}
 	}
 	return "a value"
@@ -236,8 +289,8 @@ func describe(v any) string {
 			return "a string"
 		}
 		return strconv.Quote(x)
-	case float64:
-		return "the number " + strconv.FormatFloat(x, 'g', -1, 64)
+	case json.Number:
+		return "the number " + Excerpt(string(x))
 	case bool:
 		return "a boolean"
 	case []any:
@@ -255,4 +308,17 @@ func size(v reflect.Value) int {
 		return v.Len()
 	}
 	return 1
+}
+
+// excerptLen is how many characters of a caller's input a message quotes.
+const excerptLen = 40
+
+// Excerpt cuts a caller's input to a short prefix for quoting in a message,
+// so that no answer grows with the size of what was sent.
+func Excerpt(s string) string {
+	if utf8.RuneCountInString(s) <= excerptLen {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:excerptLen]) + fmt.Sprintf("… (%d characters)", len(r))
 }

@@ -365,8 +365,12 @@ func (c Classifier) byClass(e *Error, class Class, words string, status int) {
 
 func detail(ge *graphql.Error) *BackendDetail {
 	d := &BackendDetail{Status: ge.StatusCode, Body: ge.Body, Cause: ge.Cause}
-	for _, e := range ge.Errors {
-		d.Errors = append(d.Errors, BackendGQLError{ErrorType: e.ErrorType, Message: e.Message, Path: e.PathString()})
+	for _, e := range ge.Errors[:min(len(ge.Errors), graphql.MaxErrorsShown)] {
+		d.Errors = append(d.Errors, BackendGQLError{
+			ErrorType: graphql.Cut(e.ErrorType, 100),
+			Message:   graphql.Cut(e.Message, graphql.MaxMessageLen),
+			Path:      graphql.Cut(e.PathString(), 200),
+		})
 	}
 	return d
 }

@@ -15,7 +15,13 @@ import (
 //	desc:"…"     the argument's description (required: a catalog test checks it)
 //	min:"1"      minimum for integers, minimum items for lists, minimum length for strings
 //	max:"100"    the same maxima
+//	itemmax:"64" the maximum length of each item of a list
 //	default:"20" the value used when the argument is absent (integers only)
+//
+// Every string and every list item has a length bound, and every list a
+// length bound counted before de-duplication: without a tag, the defaults
+// below apply. A caller cannot make the server hold, forward or quote back
+// more than that.
 //
 // Supported field types are string, int, bool and []string: what a model can
 // be relied on to produce. The schema and the validator are both derived from
@@ -27,6 +33,13 @@ const ContextArg = "context"
 
 // maxContextLen bounds the context sentence; longer ones are trimmed, not refused.
 const maxContextLen = 500
+
+// The bounds of arguments whose struct tags set none.
+const (
+	defaultMaxString   = 1000 // characters of a string argument
+	defaultMaxItems    = 200  // items of a list, before de-duplication
+	defaultMaxItemChar = 100  // characters of one list item
+)
 
 type fieldKind int
 
@@ -45,6 +58,7 @@ type field struct {
 	desc     string
 	required bool
 	min, max *int
+	itemMax  *int // list items only
 	def      *int
 }
 
@@ -94,6 +108,20 @@ func inputFields(t reflect.Type) ([]field, error) {
 		if f.def, err = intTag(sf, "default"); err != nil {
 			return nil, err
 		}
+		if f.itemMax, err = intTag(sf, "itemmax"); err != nil {
+			return nil, err
+		}
+		switch {
+		case f.kind == kindString && f.max == nil:
+			f.max = ptr(defaultMaxString)
+		case f.kind == kindStrings:
+			if f.max == nil {
+				f.max = ptr(defaultMaxItems)
+			}
+			if f.itemMax == nil {
+				f.itemMax = ptr(defaultMaxItemChar)
+			}
+		}
 		fields = append(fields, f)
 	}
 	return fields, nil
@@ -132,7 +160,7 @@ func inputSchema(fields []field) json.RawMessage {
 			p["type"] = "boolean"
 		case kindStrings:
 			p["type"] = "array"
-			p["items"] = map[string]any{"type": "string"}
+			p["items"] = map[string]any{"type": "string", "maxLength": *f.itemMax}
 			setIf(p, "minItems", f.min)
 			setIf(p, "maxItems", f.max)
 		}
@@ -166,3 +194,5 @@ func setIf(m map[string]any, key string, v *int) {
 		m[key] = *v
 	}
 }
+
+func ptr(n int) *int { return &n }
