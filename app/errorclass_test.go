@@ -58,7 +58,7 @@ func serveAnswer(t *testing.T, a appsyncAnswer) string {
 // the given operator mappings, and returns structuredContent.error.
 func callAgainst(t *testing.T, url string, classes tools.ErrorClasses) map[string]any {
 	t.Helper()
-	client := graphql.NewClient(url, nil, 0)
+	client := instantRetries(graphql.NewClient(url, nil, 0))
 	s, _ := NewMCPServer(Parts{
 		Reader:  query.NewReader(client),
 		Writer:  mutation.NewWriter(client),

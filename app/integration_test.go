@@ -89,7 +89,7 @@ type session struct {
 
 func newSession(t *testing.T, hdrs map[string]string, timeout time.Duration) *session {
 	srv := backend(t)
-	client := graphql.NewClient(srv.URL(), &http.Client{Transport: headers{hdrs, http.DefaultTransport}}, timeout)
+	client := instantRetries(graphql.NewClient(srv.URL(), &http.Client{Transport: headers{hdrs, http.DefaultTransport}}, timeout))
 	all, err := ParseMutations("true")
 	require.NoError(t, err)
 	s, _ := NewMCPServer(Parts{
@@ -288,26 +288,28 @@ func TestBackendFaultsBecomeErrorClasses(t *testing.T) {
 	tests := []struct {
 		name      string
 		fault     appsynclocal.Fault
+		times     int // how many requests in a row meet the fault
 		timeout   time.Duration
 		class     string
 		retryable bool
 		check     func(t *testing.T, e map[string]any)
 	}{
-		{"latency past the deadline", appsynclocal.Latency(2 * time.Second), 200 * time.Millisecond, "backend_timeout", true, nil},
-		{"502 from a load balancer", appsynclocal.HTTPError(502), 0, "backend_error", true, func(t *testing.T, e map[string]any) {
+		{"latency past the deadline", appsynclocal.Latency(2 * time.Second), 1, 200 * time.Millisecond, "backend_timeout", true, nil},
+		{"502 from a load balancer on every attempt", appsynclocal.HTTPError(502), 3, 0, "backend_error", true, func(t *testing.T, e map[string]any) {
 			assert.EqualValues(t, 502, obj(e["backend"])["status"])
 			assert.NotEmpty(t, obj(e["backend"])["body"])
+			assert.Contains(t, e["message"], "after 3 attempts")
 		}},
-		{"throttling", appsynclocal.Throttle(3 * time.Second), 0, "rate_limited", true, func(t *testing.T, e map[string]any) {
+		{"throttling on every attempt", appsynclocal.Throttle(3 * time.Second), 3, 0, "rate_limited", true, func(t *testing.T, e map[string]any) {
 			assert.EqualValues(t, 3, e["retry_after_s"])
 		}},
-		{"malformed body", appsynclocal.Malformed(), 0, "backend_error", true, func(t *testing.T, e map[string]any) {
+		{"malformed body", appsynclocal.Malformed(), 1, 0, "backend_error", true, func(t *testing.T, e map[string]any) {
 			assert.Contains(t, e["message"], "not a GraphQL response")
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.NoError(t, faults.Add(tt.fault.For("SearchCompanies").ForNext(1)))
+			require.NoError(t, faults.Add(tt.fault.For("SearchCompanies").ForNext(tt.times)))
 			s := newSession(t, map[string]string{"x-test-user": "dave"}, tt.timeout)
 			e := s.fails("search_companies", `{"query":"software"}`, tt.class)
 			assert.Equal(t, tt.retryable, e["retryable"])
@@ -316,6 +318,25 @@ func TestBackendFaultsBecomeErrorClasses(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestOneTransientFailureIsRetriedWithinTheCall(t *testing.T) {
+	faults := backend(t).Backend().Faults()
+	for _, f := range []appsynclocal.Fault{appsynclocal.HTTPError(502), appsynclocal.HTTPError(503), appsynclocal.Throttle(time.Second)} {
+		require.NoError(t, faults.Add(f.For("SearchCompanies").ForNext(1)))
+		s := newSession(t, map[string]string{"x-test-user": "dave"}, 0)
+		sc := s.ok("search_companies", `{"query":"software","limit":2}`)
+		assert.Len(t, list(sc["companies"]), 2, "%s", f)
+	}
+}
+
+// instantRetries gives c the default retry policy without its waits: no
+// test sleeps for real.
+func instantRetries(c *graphql.Client) *graphql.Client {
+	p := graphql.DefaultRetry
+	p.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	c.SetRetry(p)
+	return c
 }
 
 func TestPartialDataIsAnErrorThatKeepsTheData(t *testing.T) {
@@ -369,7 +390,7 @@ func TestDisabledWritesNeverReachTheBackend(t *testing.T) {
 	for _, hide := range []bool{false, true} {
 		t.Run(fmt.Sprintf("hide=%v", hide), func(t *testing.T) {
 			counter := &countingTransport{base: headers{map[string]string{"x-test-user": "gina"}, http.DefaultTransport}}
-			client := graphql.NewClient(backend(t).URL(), &http.Client{Transport: counter}, 0)
+			client := instantRetries(graphql.NewClient(backend(t).URL(), &http.Client{Transport: counter}, 0))
 			s, _ := NewMCPServer(Parts{
 				Reader: query.NewReader(client), Writer: mutation.NewWriter(client),
 				HideDisabled: hide, Limiter: ratelimit.New(ratelimit.Defaults()),

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,4 +40,20 @@ func TestScrub(t *testing.T) {
 	assert.Equal(t, "auth oidc: bad [redacted]", err.Error())
 	assert.Equal(t, "lib said [redacted]", s.scrubError(errors.New("lib said a-long-api-key-value")).Error())
 	assert.ErrorIs(t, s.scrubError(ErrNoCredentials), ErrNoCredentials)
+}
+
+// TestScrubListIsBounded: configured secrets are kept for good; tokens that
+// rotate in later fill a ring of bounded size, newest kept.
+func TestScrubListIsBounded(t *testing.T) {
+	s := newSecrets()
+	s.add("configured-api-key-value", "configured-client-secret")
+	s.pin()
+	for i := range 10 * maxRotating {
+		s.add(fmt.Sprintf("rotating-token-%06d", i))
+		s.add("configured-api-key-value") // known values are not added twice
+	}
+	assert.Equal(t, 2+maxRotating, s.len())
+	assert.Equal(t, "[redacted] [redacted]", s.scrub("configured-api-key-value configured-client-secret"))
+	newest := fmt.Sprintf("rotating-token-%06d", 10*maxRotating-1)
+	assert.Equal(t, redacted, s.scrub(newest))
 }

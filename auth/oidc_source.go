@@ -53,12 +53,17 @@ func (t *oidcTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	tok, err := t.state.tokens.current(r.Context())
 	if err != nil {
-		if r.Body != nil {
-			r.Body.Close() // RoundTrip must close the body, even on error
-		}
+		closeBody(r) // RoundTrip must close the body, even on error
 		return nil, err
 	}
 	t.state.last.Store(&tok)
+	// A token past its expiry is refused by every backend; sending it
+	// anyway would only put a live credential's twin on the wire. The
+	// caller gets an unauthorized error that says so, and the hint the fix.
+	if !tok.expiry.After(t.state.now()) {
+		closeBody(r)
+		return nil, errorf(OIDC, "the OIDC token expired at %s, so it was not sent", tok.expiry.UTC().Format(time.RFC3339))
+	}
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", tok.raw)
 	return t.base.RoundTrip(r)

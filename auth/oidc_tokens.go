@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -81,7 +82,16 @@ func newFileTokens(ctx context.Context, v *verifier, path string, log *slog.Logg
 	if err != nil {
 		return nil, withRemedy(err, describeSource(fromFile, oidcSettings{tokenFile: path}))
 	}
+	warnIfShared(log, path, fi)
 	return &fileTokens{path: path, v: v, log: log, secrets: sec, cur: t, seen: versionOf(fi)}, nil
+}
+
+// warnIfShared warns when the token file can be read by other users: a
+// bearer token is as good as a password until it expires.
+func warnIfShared(log *slog.Logger, path string, fi os.FileInfo) {
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		log.Warn(fmt.Sprintf("OIDC_TOKEN_FILE %s can be read by other users (mode %04o); anyone who reads it can act as its subject: chmod 600 it", path, perm))
+	}
 }
 
 func versionOf(fi os.FileInfo) fileVersion { return fileVersion{mod: fi.ModTime(), size: fi.Size()} }
@@ -113,6 +123,7 @@ func (f *fileTokens) current(ctx context.Context) (verifiedToken, error) {
 		f.secrets.add(raw)
 		var t verifiedToken
 		if t, err = f.v.verify(ctx, raw); err == nil {
+			warnIfShared(f.log, f.path, fi)
 			f.cur, f.seen, f.bad, f.badErr = t, ver, fileVersion{}, ""
 			f.log.Info("OIDC token reloaded from OIDC_TOKEN_FILE", "path", f.path, "subject", t.subject, "expires", t.expiry.UTC().Format(time.RFC3339))
 			return f.cur, nil

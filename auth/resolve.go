@@ -56,6 +56,7 @@ func Resolve(ctx context.Context, o Options) (*Source, error) {
 			continue
 		}
 		log.Debug("auth method chosen", "method", string(src.Method), "principal", src.Principal)
+		r.secrets.pin()
 		r.reportUnusedKey(src)
 		return src, nil
 	}

@@ -17,12 +17,32 @@ const minSecretLen = 8
 // built from library errors (which we do not control) can be scrubbed before
 // they reach a user or a log. This is the second line of defence: the first
 // is never formatting a secret into a message.
+//
+// The list is bounded: what was read at start-up (keys, client secrets,
+// refresh tokens, the first token) is kept for the life of the process;
+// tokens obtained later, which rotate every hour or so, are kept in a ring of
+// the most recent maxRotating values, so that a server running for months
+// does not scan an ever longer list on every message.
 type secrets struct {
-	mu     sync.Mutex
-	values []string
+	mu       sync.Mutex
+	values   []string // values[:pinned] are kept for good; the rest rotate
+	pinned   int
+	isPinned bool
+	next     int // the rotating slot to overwrite next, once full
 }
 
+// maxRotating bounds the secrets recorded after start-up: about eight
+// tokens with their segments.
+const maxRotating = 32
+
 func newSecrets() *secrets { return &secrets{} }
+
+// pin keeps every value recorded so far for good: they were configured.
+func (s *secrets) pin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pinned, s.isPinned = len(s.values), true
+}
 
 // add records secret values. A JWT is also recorded part by part, because a
 // parser error may quote one segment.
@@ -33,15 +53,38 @@ func (s *secrets) add(values ...string) {
 		if len(v) < minSecretLen {
 			continue
 		}
-		s.values = append(s.values, v)
+		s.record(v)
 		if parts := strings.Split(v, "."); len(parts) == 3 {
 			for _, p := range parts {
 				if len(p) >= 2*minSecretLen {
-					s.values = append(s.values, p)
+					s.record(p)
 				}
 			}
 		}
 	}
+}
+
+// record adds one value unless it is known, overwriting the oldest rotating
+// value once the ring is full.
+func (s *secrets) record(v string) {
+	for _, known := range s.values {
+		if known == v {
+			return
+		}
+	}
+	if !s.isPinned || len(s.values)-s.pinned < maxRotating {
+		s.values = append(s.values, v)
+		return
+	}
+	s.values[s.pinned+s.next] = v
+	s.next = (s.next + 1) % maxRotating
+}
+
+// len is how many values are recorded.
+func (s *secrets) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.values)
 }
 
 // scrub replaces every recorded secret in msg.

@@ -38,6 +38,7 @@ type Client struct {
 	endpoint string
 	http     *http.Client
 	timeout  time.Duration
+	retry    Retry
 }
 
 // NewClient returns a Client for endpoint. A nil httpClient means
@@ -49,8 +50,12 @@ func NewClient(endpoint string, httpClient *http.Client, timeout time.Duration) 
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Client{endpoint: endpoint, http: httpClient, timeout: timeout}
+	return &Client{endpoint: endpoint, http: httpClient, timeout: timeout, retry: DefaultRetry}
 }
+
+// SetRetry replaces the retry policy (DefaultRetry unless set). Call it
+// before the client is used.
+func (c *Client) SetRetry(r Retry) { c.retry = r }
 
 // Endpoint returns the URL the client posts to.
 func (c *Client) Endpoint() string { return c.endpoint }
@@ -61,7 +66,8 @@ type wireResponse struct {
 	Errors []GraphQLError  `json:"errors"`
 }
 
-// MakeRequest implements graphql.Client. Every failure is an *Error.
+// MakeRequest implements graphql.Client. Every failure is an *Error. The
+// timeout bounds the whole call, retries included (see Retry).
 func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *graphql.Response) error {
 	op := req.OpName
 	body, err := json.Marshal(req)
@@ -72,6 +78,33 @@ func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *gr
 
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	attempts := 1
+	if retries(req) {
+		attempts = max(c.retry.Attempts, 1)
+	}
+	for n := 1; ; n++ {
+		err := c.attempt(ctx, op, body, resp)
+		if err == nil || n >= attempts {
+			return withAttempts(err, n)
+		}
+		d, ok := c.retry.wait(ctx, err, n)
+		if !ok || c.retry.sleep(ctx, d) != nil {
+			return withAttempts(err, n)
+		}
+	}
+}
+
+// withAttempts records on err how many attempts were made.
+func withAttempts(err error, n int) error {
+	var e *Error
+	if n > 1 && errors.As(err, &e) {
+		e.Attempts = n
+	}
+	return err
+}
+
+// attempt sends the request once.
+func (c *Client) attempt(ctx context.Context, op string, body []byte, resp *graphql.Response) error {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("%s: building request: %w", op, err)
@@ -131,6 +164,10 @@ func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *gr
 	return nil
 }
 
+// causeReset is the Cause of a connection that broke before the answer was
+// complete: the one network failure worth another attempt.
+const causeReset = "connection reset before the answer was complete"
+
 // networkError names what went wrong below HTTP without exposing the Go error,
 // whose text carries addresses and type names.
 func networkError(ctx context.Context, op string, err error) error {
@@ -147,7 +184,7 @@ func networkError(ctx context.Context, op string, err error) error {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e.Kind, e.Cause = KindUnreachable, "connection refused"
 	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		e.Kind, e.Cause = KindUnreachable, "connection reset before the answer was complete"
+		e.Kind, e.Cause = KindUnreachable, causeReset
 	case errors.As(err, &netErr) && netErr.Timeout():
 		e.Kind, e.Cause = KindTimeout, "timeout: no answer before the deadline"
 	default:

@@ -85,8 +85,12 @@ func serve(t *testing.T, cfg appsynclocal.Config) *appsynclocal.Server {
 }
 
 // keyClient calls url with an API key, through the auth package's transport.
+// It sends each request once: these tests look at single answers; retries
+// have their own (retry_test.go).
 func keyClient(url, key string, timeout time.Duration) *graphql.Client {
-	return graphql.NewClient(url, &http.Client{Transport: auth.NewAPIKeySource(key, http.DefaultTransport).Transport}, timeout)
+	c := graphql.NewClient(url, &http.Client{Transport: auth.NewAPIKeySource(key, http.DefaultTransport).Transport}, timeout)
+	c.SetRetry(graphql.NoRetry)
+	return c
 }
 
 // userClient calls url as a user.

@@ -160,6 +160,8 @@ type Error struct {
 	Cause string
 	// RetryAfter is the backend's Retry-After hint, or 0.
 	RetryAfter time.Duration
+	// Attempts is how many times the request was sent, when more than once.
+	Attempts int
 	// HeaderErrorType is the x-amzn-ErrorType response header, which AppSync
 	// sets on refused requests; it stands in for a body without errorType.
 	HeaderErrorType string
@@ -176,6 +178,7 @@ func (e *Error) Error() string {
 	switch e.Kind {
 	case KindTimeout, KindUnreachable, KindCanceled:
 		b.WriteString(e.Cause)
+		e.writeAttempts(&b)
 		return b.String()
 	}
 	if e.StatusCode != 0 && e.StatusCode/100 != 2 {
@@ -203,7 +206,14 @@ func (e *Error) Error() string {
 		}
 		fmt.Fprintf(&b, "%q", e.Body)
 	}
+	e.writeAttempts(&b)
 	return b.String()
+}
+
+func (e *Error) writeAttempts(b *strings.Builder) {
+	if e.Attempts > 1 {
+		fmt.Fprintf(b, " (after %d attempts)", e.Attempts)
+	}
 }
 
 // Unwrap returns the underlying Go error, if any.

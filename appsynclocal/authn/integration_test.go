@@ -143,7 +143,8 @@ func TestEmbeddedRejectsBadTokens(t *testing.T) {
 }
 
 // TestEmbeddedTokenExpiresAfterStartup: a token that expires while the
-// server runs is refused by the backend, and the hint says what happened.
+// server runs is no longer sent, and the error and the hint say what
+// happened.
 func TestEmbeddedTokenExpiresAfterStartup(t *testing.T) {
 	s := newStack(t)
 	alice := s.asUser(t, "alice")
@@ -152,7 +153,12 @@ func TestEmbeddedTokenExpiresAfterStartup(t *testing.T) {
 
 	s.clk.Add(2 * time.Hour)
 	_, err = alice.r.ListCollections(context.Background(), nil, nil)
-	assertUnauthorized(t, err, "Token has expired.")
+	var ae *auth.Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "auth oidc: the OIDC token expired at 2026-11-30T03:00:00Z, so it was not sent", ae.Error())
+	var ge *graphql.Error
+	require.ErrorAs(t, err, &ge)
+	assert.Zero(t, ge.StatusCode, "no request reached the backend")
 	assert.Contains(t, alice.src.UnauthorizedHint(), "OIDC token expired at 2026-11-30T03:00:00Z; set OIDC_TOKEN to a fresh token")
 }
 
