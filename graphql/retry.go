@@ -5,7 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"strings"
+	"regexp"
 	"time"
 
 	"github.com/Khan/genqlient/graphql"
@@ -52,20 +52,18 @@ var idempotentMutations = map[string]bool{
 	"AddToCollection":  true,
 }
 
-// retries reports whether req may be sent again after a transient failure.
+// mutationDef finds a mutation definition anywhere in a document: fragments
+// may come before the operation.
+var mutationDef = regexp.MustCompile(`(?m)^\s*(mutation|subscription)\b`)
+
+// retries reports whether req may be sent again after a transient failure:
+// a document without a mutation is a query and may; a mutation may only if
+// it is idempotent by construction.
 func retries(req *graphql.Request) bool {
-	q := strings.TrimSpace(req.Query)
-	for strings.HasPrefix(q, "#") { // comments before the operation
-		_, q, _ = strings.Cut(q, "\n")
-		q = strings.TrimSpace(q)
+	if m := mutationDef.FindStringSubmatch(req.Query); m != nil {
+		return m[1] == "mutation" && idempotentMutations[req.OpName]
 	}
-	switch {
-	case strings.HasPrefix(q, "query"), strings.HasPrefix(q, "{"):
-		return true
-	case strings.HasPrefix(q, "mutation"):
-		return idempotentMutations[req.OpName]
-	}
-	return false
+	return true
 }
 
 // transient reports whether err is a failure that another attempt may not

@@ -16,6 +16,8 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 )
 
 // sleeps records the waits a client asked for, without waiting: no test
@@ -53,8 +55,8 @@ func TestReadsAreRetriedOnTransientFailures(t *testing.T) {
 	srv := serve(t, appsynclocal.Config{})
 	faults := srv.Backend().Faults()
 	ctx := context.Background()
-	search := func(c *graphql.Client) (*graphql.CompanyPage, error) {
-		return graphql.NewReader(c).SearchCompanies(ctx, str("robotics"), nil, num(3), nil)
+	search := func(c *graphql.Client) (*query.CompanyPage, error) {
+		return query.NewReader(c).SearchCompanies(ctx, str("robotics"), nil, num(3), nil)
 	}
 
 	t.Run("one 502, then the answer", func(t *testing.T) {
@@ -103,7 +105,7 @@ func TestReadsAreRetriedOnTransientFailures(t *testing.T) {
 		require.NoError(t, faults.Add(appsynclocal.Malformed().ForNext(1)))
 		_, err := search(c)
 		asError(t, err)
-		_, err = graphql.NewReader(c).SearchCompanies(ctx, nil, nil, num(101), nil) // BadRequestException
+		_, err = query.NewReader(c).SearchCompanies(ctx, nil, nil, num(101), nil) // BadRequestException
 		asError(t, err)
 		assert.Empty(t, s.all())
 	})
@@ -120,7 +122,7 @@ func TestWritesAreRetriedOnlyWhenIdempotent(t *testing.T) {
 	p := graphql.DefaultRetry
 	p.Sleep = s.sleep
 	c.SetRetry(p)
-	w := graphql.NewWriter(c)
+	w := mutation.NewWriter(c)
 
 	require.NoError(t, faults.Add(appsynclocal.HTTPError(502).For("CreateCollection").ForNext(1)))
 	created, err := w.CreateCollection(ctx, "retried", nil)
@@ -157,7 +159,7 @@ func TestConnectionResetIsRetriedRefusedIsNot(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, s := retryingClient(srv.URL+"/graphql", 0, 0)
-	got, err := graphql.NewReader(c).GetCompany(context.Background(), "cmp_1")
+	got, err := query.NewReader(c).GetCompany(context.Background(), "cmp_1")
 	require.NoError(t, err)
 	assert.Nil(t, got)
 	assert.EqualValues(t, 2, calls.Load())
@@ -168,7 +170,7 @@ func TestConnectionResetIsRetriedRefusedIsNot(t *testing.T) {
 	closed := "http://" + ln.Addr().String() + "/graphql"
 	require.NoError(t, ln.Close())
 	c, s = retryingClient(closed, 0, 0)
-	_, err = graphql.NewReader(c).GetCompany(context.Background(), "cmp_1")
+	_, err = query.NewReader(c).GetCompany(context.Background(), "cmp_1")
 	assert.Equal(t, graphql.KindUnreachable, asError(t, err).Kind)
 	assert.Empty(t, s.all())
 }
