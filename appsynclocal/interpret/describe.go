@@ -45,10 +45,20 @@ func (q Query) Describe(anyWord bool) string {
 			parts = append(parts, "matching all of "+kw+", ranked by relevance")
 		}
 	}
+	var out string
 	if len(parts) == 0 {
-		return "All companies, in id order: no country, category, size, founding year or keyword was recognised."
+		out = "All companies, in id order: no country, category, size, founding year or keyword was recognised."
+	} else {
+		out = "Companies " + strings.Join(parts, ", ") + "."
 	}
-	return "Companies " + strings.Join(parts, ", ") + "."
+	if len(q.notSaid) > 0 {
+		out += " Not applied: excluding " + andList(q.notSaid) +
+			" — this search cannot exclude, so the results may include such companies; filter them out yourself."
+	}
+	for _, c := range q.conflicts {
+		out += " Not applied: " + c + "."
+	}
+	return out
 }
 
 func (q Query) sizeSummary() string {
@@ -64,7 +74,15 @@ func (q Query) sizeSummary() string {
 		return ""
 	}
 	if len(q.SizePhrases) > 0 {
-		s += " (from " + quoteAll(q.SizePhrases) + ")"
+		s += " (from " + quoteAll(q.SizePhrases)
+		if len(q.Overridden) > 0 {
+			verb := "overrides"
+			if len(q.SizePhrases) > 1 {
+				verb = "override"
+			}
+			s += ", which " + verb + " the size word " + quoteAll(q.Overridden)
+		}
+		s += ")"
 	}
 	return s
 }
@@ -89,6 +107,14 @@ func orList(s []string) string {
 		return strings.Join(s, " or ")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) <= 2 {
+		return strings.Join(s, " and ")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 func quoteAll(words []string) string {

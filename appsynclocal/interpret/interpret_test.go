@@ -31,7 +31,7 @@ func TestParse(t *testing.T) {
 			filters: []string{"countries;India", "categories;E-commerce"}, from: 2010, to: 2015, min: 1000, keywords: []string{"brands"}},
 		{sentence: "companies building carbon capture in the U.S.", filters: []string{"countries;United States", "categories;Climate Tech"}, keywords: []string{"building", "capture"}},
 		{sentence: "fintech startups in Germany with fewer than 20 employees", filters: []string{"countries;Germany", "categories;Fintech"}, max: 19,
-			summaryHas: `with at most 19 employees (from "fewer than 20 employees", "startups")`},
+			summaryHas: `with at most 19 employees (from "fewer than 20 employees", which overrides the size word "startups")`},
 		{sentence: "companies with 2k-5k staff in Japan", filters: []string{"countries;Japan"}, min: 2000, max: 5000},
 		{sentence: "quantum widgets", filters: []string{}, keywords: []string{"quantum", "widgets"},
 			summaryHas: `Companies matching all of "quantum widgets", ranked by relevance.`},

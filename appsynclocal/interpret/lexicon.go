@@ -15,6 +15,7 @@ const (
 	kindCountry kind = iota + 1
 	kindCategory
 	kindSize
+	kindKeyword // an unknown word, left for ranking
 )
 
 // entry is the meaning of one phrase.
@@ -78,11 +79,34 @@ func buildLexicon() map[string]entry {
 
 // stopWords carry no search meaning in a company query.
 var stopWords = setOf(`a about above after all also an and any are around as at based be been
-best by can companies company could do does doing employ employees employing exist find firm firms
+best but by can companies company could do does doing employ employees employing exist find firm firms
 for from get give has have headquartered help i in into is it its like list located looking look
 me more most my near need of on one or organisations organizations other our people please show
-similar some staff such than that the their them there these they this those to top us using
+ones similar some staff such than that the their them there these they this those to top us using
 want we what where which who with within work working would you`)
+
+// negations are the words that negate what follows them ("not in Germany",
+// "excluding fintech", "non-US", "outside the UK"). Two-word negations
+// ("other than", "rather than", "apart from", "aside from") are recognised
+// by isNegation.
+var negations = setOf(`not no non never without outside except excluding exclude excludes excluded
+neither nor`)
+
+// contrasts end what a negation governs: "not in Germany but in Spain".
+var contrasts = setOf(`but however yet instead only whereas while rather`)
+
+// isNegation says whether phrase i of ps is a negating word.
+func isNegation(ps []phrase, i int) bool {
+	switch t := ps[i].text; {
+	case negations[t]:
+		return true
+	case t == "than":
+		return i > 0 && (ps[i-1].text == "other" || ps[i-1].text == "rather")
+	case t == "apart" || t == "aside":
+		return i+1 < len(ps) && ps[i+1].text == "from"
+	}
+	return false
+}
 
 // ambiguous phrases name a country only when written in capitals ("US"), as
 // lower case they are ordinary words ("help us").
@@ -95,7 +119,7 @@ var ambiguous = map[string]*regexp.Regexp{
 // otherwise separate it ("ai-powered" → "ai", "powered").
 func tokens(text string) []string {
 	raw := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '.' && r != '-' && r != '\''
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' && r != '.' && r != '-' && r != '\'' && r != '§'
 	})
 	var out []string
 	for _, t := range raw {
