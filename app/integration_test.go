@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 	"github.com/companyintel/mcp-server/country"
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/mutation"
@@ -221,6 +222,37 @@ func TestAiSearchInterprets(t *testing.T) {
 	}
 }
 
+// An exclusion the backend cannot express is not applied, and the answer
+// says so in words and in not_applied: the search runs as if it were not
+// there, rather than filtering for Germany (issue 16).
+func TestAiSearchDoesNotInvertAnExcludedCountry(t *testing.T) {
+	s := asUser(t, "alice")
+	sc := s.ok("ai_search", `{"query":"software companies not in Germany with over 100 employees","limit":5}`)
+	assert.Equal(t, []any{"categories;Software"}, sc["applied_filters"])
+	assert.Equal(t, []any{"not countries;Germany"}, sc["not_applied"])
+	assert.Contains(t, sc["interpretation"], "Not applied: excluding Germany")
+	without := s.ok("ai_search", `{"query":"software companies with over 100 employees","limit":5}`)
+	assert.Equal(t, without["total"], sc["total"], "the exclusion changes nothing in the search")
+	assert.NotZero(t, sc["total"])
+}
+
+// A size word and an explicit band: the band is searched, and the answer
+// names the word it overrode (issue 16).
+func TestAiSearchExplicitBandOverridesASizeWord(t *testing.T) {
+	s := asUser(t, "alice")
+	sc := s.ok("ai_search", `{"query":"fintech startups in Germany with 50 to 200 employees","limit":50}`)
+	assert.EqualValues(t, 50, sc["min_employees"])
+	assert.EqualValues(t, 200, sc["max_employees"])
+	assert.Contains(t, sc["interpretation"], `which overrides the size word "startups"`)
+	assert.Equal(t, []any{}, sc["not_applied"])
+	require.NotEmpty(t, list(sc["companies"]), "the demo data has mid-sized German fintechs")
+	for _, c := range list(sc["companies"]) {
+		assert.Equal(t, "Germany", obj(c)["country"])
+		assert.GreaterOrEqual(t, obj(c)["employee_count"], float64(50))
+		assert.LessOrEqual(t, obj(c)["employee_count"], float64(200))
+	}
+}
+
 func TestCollectionsLifecycle(t *testing.T) {
 	s := asUser(t, "bob-"+t.Name())
 	ids := list(s.ok("search_companies", `{"query":"logistics","limit":3}`)["companies"])
@@ -363,6 +395,8 @@ func TestPromptsAndStatus(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &st))
 	assert.True(t, st.Mutations.Enabled)
 	assert.Len(t, st.Tools, 9)
+	require.NotNil(t, st.Data, "the embedded backend states its reference date")
+	assert.Equal(t, dataset.ReferenceDate.Format(time.DateOnly), st.Data.ReferenceDate)
 }
 
 // countingTransport counts the requests that reach the backend.

@@ -33,6 +33,16 @@ type Status struct {
 	RateLimits map[string]string `json:"rate_limits" jsonschema:"Per tool, per caller."`
 	Limits     map[string]string `json:"limits"`
 	Tools      []string          `json:"tools"`
+	// Data is what the backend says about its data; absent when it says
+	// nothing or cannot be reached.
+	Data *DataStatus `json:"data,omitempty"`
+}
+
+// DataStatus describes the data behind the API, as the backend reports it.
+type DataStatus struct {
+	// ReferenceDate is the day a synthetic data set describes.
+	ReferenceDate string `json:"reference_date"`
+	Note          string `json:"note"`
 }
 
 // MutationStatus says which writes this server performs.
@@ -66,7 +76,14 @@ func resources(r query.Reader, status func() Status) []server.ServerResource {
 				mcp.WithResourceDescription("This server's version, auth method, whether write tools are enabled, rate limits and argument limits."),
 				mcp.WithMIMEType("application/json")),
 			Handler: func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-				return jsonContents(StatusURI, status())
+				st := status()
+				// The backend's facts come with the vocabulary, cached; the
+				// status is served without them when it cannot be reached.
+				if v, err := vocab.get(ctx); err == nil && v.referenceDate != "" {
+					st.Data = &DataStatus{ReferenceDate: v.referenceDate,
+						Note: "Synthetic data: company ages, founding years and head counts are as of this date."}
+				}
+				return jsonContents(StatusURI, st)
 			},
 		},
 	}
@@ -78,6 +95,8 @@ type vocabulary struct {
 	Countries  []facetValue `json:"countries"`
 	Categories []facetValue `json:"categories"`
 	Usage      string       `json:"usage"`
+
+	referenceDate string // shown by the status resource
 }
 
 type facetValue struct {
@@ -109,6 +128,9 @@ func (c *vocabularyCache) get(ctx context.Context) (*vocabulary, error) {
 		FacetForm: "countries;<name> and categories;<name>",
 		Usage: "Pass a country's name or code as search_companies' country argument and category names in its categories list; " +
 			"ai_search understands them in plain English too.",
+	}
+	if raw.ReferenceDate != nil {
+		v.referenceDate = *raw.ReferenceDate
 	}
 	for _, f := range raw.Countries {
 		v.Countries = append(v.Countries, facetValue{Name: f.Value, Code: derefString(f.Code), Count: f.Count})

@@ -170,8 +170,12 @@ func TestReadTools(t *testing.T) {
 				} `json:"mutations"`
 				RateLimits map[string]string `json:"rate_limits"`
 				Tools      []string          `json:"tools"`
+				Data       struct {
+					ReferenceDate string `json:"reference_date"`
+				} `json:"data"`
 			}
 			readJSONResource(t, s, "companies://server/status", &status)
+			assert.Regexp(t, `^\d{4}-\d{2}-\d{2}$`, status.Data.ReferenceDate, "the embedded backend's reference date")
 			assert.NotEmpty(t, status.Version)
 			assert.Equal(t, "stdio", status.Transport)
 			assert.False(t, status.Mutations.Enabled)

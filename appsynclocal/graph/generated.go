@@ -51,6 +51,7 @@ type ComplexityRoot struct {
 		Keywords       func(childComplexity int) int
 		MaxEmployees   func(childComplexity int) int
 		MinEmployees   func(childComplexity int) int
+		NotApplied     func(childComplexity int) int
 		Total          func(childComplexity int) int
 	}
 
@@ -132,8 +133,9 @@ type ComplexityRoot struct {
 	}
 
 	FilterVocabulary struct {
-		Categories func(childComplexity int) int
-		Countries  func(childComplexity int) int
+		Categories    func(childComplexity int) int
+		Countries     func(childComplexity int) int
+		ReferenceDate func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -251,6 +253,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AiSearchResult.MinEmployees(childComplexity), true
+	case "AiSearchResult.notApplied":
+		if e.ComplexityRoot.AiSearchResult.NotApplied == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.NotApplied(childComplexity), true
 	case "AiSearchResult.total":
 		if e.ComplexityRoot.AiSearchResult.Total == nil {
 			break
@@ -562,6 +570,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FilterVocabulary.Countries(childComplexity), true
+	case "FilterVocabulary.referenceDate":
+		if e.ComplexityRoot.FilterVocabulary.ReferenceDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FilterVocabulary.ReferenceDate(childComplexity), true
 
 	case "Mutation.addToCollection":
 		if e.ComplexityRoot.Mutation.AddToCollection == nil {
@@ -867,6 +881,8 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
   minEmployees: Int
   "Upper bound on employee count derived from size words, if any."
   maxEmployees: Int
+  "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), and constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `). Empty when everything asked for was applied."
+  notApplied: [String!]!
   total: Int!
 }
 
@@ -874,6 +890,8 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
 type FilterVocabulary @aws_api_key @aws_oidc @aws_iam {
   countries: [FacetValue!]!
   categories: [FacetValue!]!
+  "For a synthetic data set, the day its profiles describe (YYYY-MM-DD): companies' ages and head counts are as of this date. Null for live data."
+  referenceDate: String
 }
 
 "One filter value and how many companies carry it."
@@ -1004,6 +1022,8 @@ func (ec *executionContext) childFields_AiSearchResult(ctx context.Context, fiel
 		return ec.fieldContext_AiSearchResult_minEmployees(ctx, field)
 	case "maxEmployees":
 		return ec.fieldContext_AiSearchResult_maxEmployees(ctx, field)
+	case "notApplied":
+		return ec.fieldContext_AiSearchResult_notApplied(ctx, field)
 	case "total":
 		return ec.fieldContext_AiSearchResult_total(ctx, field)
 	}
@@ -1170,6 +1190,8 @@ func (ec *executionContext) childFields_FilterVocabulary(ctx context.Context, fi
 		return ec.fieldContext_FilterVocabulary_countries(ctx, field)
 	case "categories":
 		return ec.fieldContext_FilterVocabulary_categories(ctx, field)
+	case "referenceDate":
+		return ec.fieldContext_FilterVocabulary_referenceDate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FilterVocabulary", field.Name)
 }
@@ -1830,6 +1852,29 @@ func (ec *executionContext) _AiSearchResult_maxEmployees(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_AiSearchResult_maxEmployees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AiSearchResult_notApplied(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_notApplied(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NotApplied, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_notApplied(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "String")
 }
 
 func (ec *executionContext) _AiSearchResult_total(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
@@ -3070,6 +3115,29 @@ func (ec *executionContext) fieldContext_FilterVocabulary_categories(_ context.C
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _FilterVocabulary_referenceDate(ctx context.Context, field graphql.CollectedField, obj *model.FilterVocabulary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FilterVocabulary_referenceDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReferenceDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FilterVocabulary_referenceDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FilterVocabulary", field, false, false, "String")
 }
 
 func (ec *executionContext) _Mutation_createCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -4746,6 +4814,11 @@ func (ec *executionContext) _AiSearchResult(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "notApplied":
+			out.Values[i] = ec._AiSearchResult_notApplied(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "total":
 			out.Values[i] = ec._AiSearchResult_total(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -5302,6 +5375,11 @@ func (ec *executionContext) _FilterVocabulary(ctx context.Context, sel ast.Selec
 		case "categories":
 			out.Values[i] = ec._FilterVocabulary_categories(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "referenceDate":
+			out.Values[i] = ec._FilterVocabulary_referenceDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:

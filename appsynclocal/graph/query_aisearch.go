@@ -13,7 +13,9 @@ import (
 const maxAIQuery = 1000
 
 // AiSearch reads a sentence into filters and keywords, searches with them,
-// and says how it read the sentence.
+// and says how it read the sentence, including what it did not apply: the
+// interpreter turns no exclusion into its opposite and no set of bounds
+// into an empty range.
 func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) (*model.AiSearchResult, error) {
 	query = strings.TrimSpace(query)
 	switch {
@@ -58,7 +60,11 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 		Items:          toCompanies(page.Items),
 		Interpretation: iq.Describe(anyWord),
 		AppliedFilters: iq.Filters(),
+		NotApplied:     iq.NotApplied,
 		Total:          page.Total,
+	}
+	if out.NotApplied == nil {
+		out.NotApplied = []string{}
 	}
 	if len(iq.Keywords) > 0 {
 		out.Keywords = ptr(sq.Keyword)

@@ -2,7 +2,9 @@ package graph
 
 import (
 	"context"
+	"time"
 
+	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 	"github.com/companyintel/mcp-server/appsynclocal/graph/model"
 	"github.com/companyintel/mcp-server/appsynclocal/store"
 )
@@ -52,13 +54,18 @@ func (r *queryResolver) GetCompanies(ctx context.Context, ids []string) ([]*mode
 	return out, nil
 }
 
-// FilterVocabulary lists the filter values with their company counts.
+// FilterVocabulary lists the filter values with their company counts, and
+// the day the synthetic profiles describe.
 func (r *queryResolver) FilterVocabulary(ctx context.Context) (*model.FilterVocabulary, error) {
 	v, err := r.store.Vocabulary(ctx)
 	if err != nil {
 		return nil, r.fail(ctx, "filterVocabulary", err)
 	}
-	out := &model.FilterVocabulary{Countries: []*model.FacetValue{}, Categories: []*model.FacetValue{}}
+	out := &model.FilterVocabulary{
+		Countries:     []*model.FacetValue{},
+		Categories:    []*model.FacetValue{},
+		ReferenceDate: ptr(dataset.ReferenceDate.Format(time.DateOnly)),
+	}
 	for _, c := range v.Countries {
 		out.Countries = append(out.Countries, &model.FacetValue{Value: c.Value, Code: ptr(c.Code), Count: c.Count})
 	}

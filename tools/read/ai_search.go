@@ -21,6 +21,7 @@ type aiSearchOutput struct {
 	Keywords       string          `json:"keywords,omitempty" jsonschema:"Words left for keyword ranking."`
 	MinEmployees   *int            `json:"min_employees,omitempty"`
 	MaxEmployees   *int            `json:"max_employees,omitempty"`
+	NotApplied     []string        `json:"not_applied" jsonschema:"Exclusions (e.g. 'not countries;Germany') and conflicting constraints the search did not apply; filter the results yourself."`
 	Note           string          `json:"note,omitempty"`
 }
 
@@ -59,9 +60,13 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 		Keywords:       tools.String(res.Keywords),
 		MinEmployees:   res.MinEmployees,
 		MaxEmployees:   res.MaxEmployees,
+		NotApplied:     res.NotApplied,
 	}
 	if out.AppliedFilters == nil {
 		out.AppliedFilters = []string{}
+	}
+	if out.NotApplied == nil {
+		out.NotApplied = []string{}
 	}
 	out.Note = tools.PageNote(len(out.Companies), out.Total, "", "companies")
 	if out.Total > len(out.Companies) {

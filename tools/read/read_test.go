@@ -202,6 +202,27 @@ func TestAiSearchSendsQueryAndDefaultLimit(t *testing.T) {
 	assert.Contains(t, sc["note"], "best 1 of 12")
 }
 
+func TestAiSearchPassesOnWhatWasNotApplied(t *testing.T) {
+	r := &querytest.Reader{}
+	r.On("AiSearch", mock.Anything, "fintech not in Germany", ptr(10)).
+		Return(&query.AiSearchResult{
+			Interpretation: "Companies in Fintech. Not applied: excluding Germany.",
+			AppliedFilters: []string{"categories;Fintech"},
+			NotApplied:     []string{"not countries;Germany"},
+		}, nil).Once()
+	r.On("AiSearch", mock.Anything, "fintech", ptr(10)).
+		Return(&query.AiSearchResult{AppliedFilters: []string{"categories;Fintech"}}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewAiSearch(r), `{"query":"fintech not in Germany"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Equal(t, []any{"not countries;Germany"}, tooltest.Structured(t, res)["not_applied"])
+
+	res, _ = tooltest.Call(t, NewAiSearch(r), `{"query":"fintech"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Equal(t, []any{}, tooltest.Structured(t, res)["not_applied"], "always a list, empty when all was applied")
+	r.AssertExpectations(t)
+}
+
 func TestCollectionReadsSendPagination(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("ListCollections", mock.Anything, ptr(20), nilString).

@@ -31,7 +31,9 @@ type AiSearchResult struct {
 	MinEmployees *int `json:"minEmployees,omitempty"`
 	// Upper bound on employee count derived from size words, if any.
 	MaxEmployees *int `json:"maxEmployees,omitempty"`
-	Total        int  `json:"total"`
+	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), and constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`). Empty when everything asked for was applied.
+	NotApplied []string `json:"notApplied"`
+	Total      int      `json:"total"`
 }
 
 // A named set of companies owned by one user.
@@ -136,6 +138,8 @@ type FacetValue struct {
 type FilterVocabulary struct {
 	Countries  []*FacetValue `json:"countries"`
 	Categories []*FacetValue `json:"categories"`
+	// For a synthetic data set, the day its profiles describe (YYYY-MM-DD): companies' ages and head counts are as of this date. Null for live data.
+	ReferenceDate *string `json:"referenceDate,omitempty"`
 }
 
 type Mutation struct {

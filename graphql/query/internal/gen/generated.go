@@ -34,7 +34,9 @@ type AiSearchResult struct {
 	MinEmployees *int `json:"minEmployees"`
 	// Upper bound on employee count derived from size words, if any.
 	MaxEmployees *int `json:"maxEmployees"`
-	Total        int  `json:"total"`
+	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), and constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`). Empty when everything asked for was applied.
+	NotApplied []string `json:"notApplied"`
+	Total      int      `json:"total"`
 }
 
 // GetItems returns AiSearchResult.Items, and is useful for accessing the field via an interface.
@@ -54,6 +56,9 @@ func (v *AiSearchResult) GetMinEmployees() *int { return v.MinEmployees }
 
 // GetMaxEmployees returns AiSearchResult.MaxEmployees, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetMaxEmployees() *int { return v.MaxEmployees }
+
+// GetNotApplied returns AiSearchResult.NotApplied, and is useful for accessing the field via an interface.
+func (v *AiSearchResult) GetNotApplied() []string { return v.NotApplied }
 
 // GetTotal returns AiSearchResult.Total, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetTotal() int { return v.Total }
@@ -354,6 +359,8 @@ func (v *SearchCompaniesResponse) GetSearchCompanies() CompanyPage { return v.Se
 type Vocabulary struct {
 	Countries  []CountryFacet  `json:"countries"`
 	Categories []CategoryFacet `json:"categories"`
+	// For a synthetic data set, the day its profiles describe (YYYY-MM-DD): companies' ages and head counts are as of this date. Null for live data.
+	ReferenceDate *string `json:"referenceDate"`
 }
 
 // GetCountries returns Vocabulary.Countries, and is useful for accessing the field via an interface.
@@ -361,6 +368,9 @@ func (v *Vocabulary) GetCountries() []CountryFacet { return v.Countries }
 
 // GetCategories returns Vocabulary.Categories, and is useful for accessing the field via an interface.
 func (v *Vocabulary) GetCategories() []CategoryFacet { return v.Categories }
+
+// GetReferenceDate returns Vocabulary.ReferenceDate, and is useful for accessing the field via an interface.
+func (v *Vocabulary) GetReferenceDate() *string { return v.ReferenceDate }
 
 // __AiSearchInput is used internally by genqlient
 type __AiSearchInput struct {
@@ -450,6 +460,7 @@ query AiSearch ($query: String!, $limit: Int) {
 		keywords
 		minEmployees
 		maxEmployees
+		notApplied
 		total
 	}
 }
@@ -518,6 +529,7 @@ query FilterVocabulary {
 			value
 			count
 		}
+		referenceDate
 	}
 }
 `
