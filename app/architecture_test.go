@@ -236,3 +236,35 @@ func TestCommandImportsOnlyApp(t *testing.T) {
 		}
 	}
 }
+
+// embeddedOnly are the packages only the embedded backend needs: the
+// backend itself, the GraphQL server library and the SQLite driver.
+var embeddedOnly = []string{module + "/appsynclocal", "github.com/99designs/gqlgen", "modernc.org/sqlite", "modernc.org/libc"}
+
+// linked lists the packages of embeddedOnly (or below them) that a build of
+// cmd/server with tags links.
+func linked(t *testing.T, tags string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-tags", tags, module+"/cmd/server").Output()
+	require.NoError(t, err, "go list -deps -tags %q ./cmd/server", tags)
+	var found []string
+	for _, p := range strings.Fields(string(out)) {
+		for _, e := range embeddedOnly {
+			if p == e || strings.HasPrefix(p, e+"/") {
+				found = append(found, p)
+			}
+		}
+	}
+	return found
+}
+
+// The production build (-tags noembedded) links none of the embedded
+// backend; the default build, the demo, links all of it, which shows the
+// check looks in the right place.
+func TestNoEmbeddedBuildLinksNoBackend(t *testing.T) {
+	assert.Empty(t, linked(t, "noembedded"), "go build -tags noembedded ./cmd/server links these")
+	demo := strings.Join(linked(t, ""), " ")
+	for _, e := range embeddedOnly {
+		assert.Contains(t, demo, e, "the default build should link %s", e)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
@@ -38,8 +37,8 @@ func (c Config) check(getenv func(string) string) error {
 			return fmt.Errorf("OIDC_ISSUER: %s; set it to the issuer's https URL, e.g. OIDC_ISSUER=https://login.example.com/realms/main", err)
 		}
 	}
-	if c.Companies != 0 && (c.Companies < 1 || c.Companies > dataset.MaxCompanies) {
-		return fmt.Errorf("--companies (MCP_COMPANIES): %d is out of range; give 1 to %d, e.g. --companies 20000", c.Companies, dataset.MaxCompanies)
+	if err := checkEmbedded(c); err != nil {
+		return err
 	}
 	if c.Timeout <= 0 || c.Timeout > maxTimeout {
 		return fmt.Errorf("--timeout: %s is out of range; give a duration above 0 and at most %s, e.g. --timeout 15s", c.Timeout, maxTimeout)

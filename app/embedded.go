@@ -1,3 +1,5 @@
+//go:build !noembedded
+
 package app
 
 import (
@@ -11,8 +13,25 @@ import (
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 	"github.com/companyintel/mcp-server/auth"
 )
+
+// This file and everything else that reaches package appsynclocal (and with
+// it gqlgen and SQLite) is left out of a build with -tags noembedded, the
+// production build; embedded_none.go stands in for it there.
+
+// maxCompanies bounds --companies: the largest data set the embedded
+// backend builds.
+const maxCompanies = dataset.MaxCompanies
+
+// checkEmbedded checks the flags of the embedded backend.
+func checkEmbedded(c Config) error {
+	if c.Companies != 0 && (c.Companies < 1 || c.Companies > maxCompanies) {
+		return fmt.Errorf("--companies (MCP_COMPANIES): %d is out of range; give 1 to %d, e.g. --companies 20000", c.Companies, maxCompanies)
+	}
+	return nil
+}
 
 // DemoUser is the user the --embedded demo acts as.
 const DemoUser = "demo-user"

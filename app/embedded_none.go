@@ -1,0 +1,39 @@
+//go:build noembedded
+
+package app
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/companyintel/mcp-server/auth"
+)
+
+// This is the production build (-tags noembedded): the embedded backend, and
+// with it gqlgen and SQLite, is not linked. --embedded is refused at start-up
+// (exit 2) with errNoEmbedded.
+
+// errNoEmbedded says why --embedded is refused and what to do instead.
+var errNoEmbedded = errors.New("--embedded (MCP_EMBEDDED): this build has no embedded backend; it was built with -tags noembedded for production. " +
+	"Give --endpoint (APPSYNC_ENDPOINT) with your AppSync GraphQL URL, or run a build without that tag for the demo: go run ./cmd/server --embedded")
+
+// checkEmbedded refuses --embedded: there is no backend to start.
+func checkEmbedded(c Config) error {
+	if c.Embedded {
+		return errNoEmbedded
+	}
+	return nil
+}
+
+// embedded is never started in this build.
+type embedded struct{ URL string }
+
+// startEmbedded refuses, for a Config that did not go through ParseConfig.
+func startEmbedded(Config, *slog.Logger) (*embedded, error) {
+	return nil, misconfigured(errNoEmbedded)
+}
+
+func (e *embedded) authOptions(o auth.Options) auth.Options { return o }
+
+// Close does nothing: nothing was started.
+func (e *embedded) Close() error { return nil }
