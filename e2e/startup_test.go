@@ -47,6 +47,8 @@ func TestMisconfigurationRefusesToStart(t *testing.T) {
 			[]string{"--rate-limit"}},
 		{"an unknown error class", []string{"--endpoint", "http://" + ln.Addr().String() + "/graphql", "--error-class", "OrderStateConflict=gone"}, []string{"APPSYNC_API_KEY=da2-e2esecretkey000000"},
 			[]string{"--error-class", `unknown class "gone"`}},
+		{"a Redis password in the clear to another host", embeddedArgs(), []string{"REDIS_URL=redis://:da2-e2esecretkey000000@cache.example:6379"},
+			[]string{"--redis-url (REDIS_URL)", "password in the clear to cache.example:6379", "use rediss://"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
