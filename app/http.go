@@ -74,6 +74,11 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	ready := health.NewReadiness(readyTimeout, logger,
 		health.Check{Name: "backend", Run: b.ping(b.src.Transport)},
 	)
+	if store, ok := b.limiter.(interface{ Ping(context.Context) error }); ok {
+		// With --redis-url, limited tools need Redis: a replica that cannot
+		// reach it refuses them, so it is not ready.
+		ready.Add(health.Check{Name: "rate_limit_store", Run: store.Ping})
+	}
 	mux.Handle("GET /readyz", ready)
 
 	rctx, stopReady := context.WithCancel(ctx)

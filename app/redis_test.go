@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -149,4 +150,36 @@ func TestReplicasShareOneRateLimitThroughRedis(t *testing.T) {
 		}, 20*time.Second, 20*time.Millisecond)
 		assert.Equal(t, map[string]int{"": 5, "rate_limited": 45}, burst("dave", "ai_search", aiSearch, 50))
 	})
+}
+
+func TestHTTPReadinessReportsTheLimitStore(t *testing.T) {
+	s := newAuthStack(t)
+	redis := redistest.Start(t)
+	readyz := func(srv *httpServer) (int, string) {
+		// The first checks run at start; wait for their results, not a time.
+		var code int
+		var body string
+		require.Eventually(t, func() bool {
+			resp, err := http.Get(srv.base + "/readyz")
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			code, body = resp.StatusCode, readBody(t, resp)
+			return !strings.Contains(body, "pending")
+		}, 10*time.Second, 10*time.Millisecond)
+		return code, body
+	}
+
+	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL(), "--redis-url", redis.URL(), "--redis-timeout", "5s")
+	require.NoError(t, err)
+	code, body := readyz(srv)
+	assert.Equal(t, http.StatusOK, code)
+	assert.JSONEq(t, `{"status":"ready","checks":{"backend":"ok","rate_limit_store":"ok"}}`, body)
+
+	redis.Kill()
+	srv, err = startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL(), "--redis-url", redis.URL())
+	require.NoError(t, err, "Redis down at start-up is an outage to ride out, not a reason not to start")
+	code, body = readyz(srv)
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.JSONEq(t, `{"status":"not ready","checks":{"backend":"ok","rate_limit_store":"failing"}}`, body)
+	assert.Contains(t, srv.logs.String(), "rate-limit store unavailable: limited tools are refused until it answers")
 }

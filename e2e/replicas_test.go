@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/ratelimit/redistest"
+)
+
+// replica is one `mcp-server --embedded --http` process on a free loopback
+// port, in local single-user mode.
+type replica struct {
+	base   string // http://127.0.0.1:port
+	mcp    *client.Client
+	stderr *logBuffer
+}
+
+var listenAddr = regexp.MustCompile(`starting mcp-server.* addr=(\S+)`)
+
+// startReplica starts the binary with --http on a port of its choosing,
+// reads the port from its start-up line, and connects an MCP client. The
+// process is stopped with SIGTERM when the test ends.
+func startReplica(t *testing.T, ctx context.Context, flags ...string) *replica {
+	t.Helper()
+	r := &replica{stderr: &logBuffer{}}
+	cmd := exec.Command(serverBin, append(append(embeddedArgs(), "--http", "127.0.0.1:0"), flags...)...)
+	cmd.Env = childEnv()
+	cmd.Stderr = r.stderr
+	require.NoError(t, cmd.Start())
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(waitTimeout):
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Errorf("the server did not stop within %s of SIGTERM", waitTimeout)
+		}
+		if t.Failed() {
+			t.Logf("server stderr (%s):\n%s", strings.Join(flags, " "), r.stderr)
+		}
+	})
+
+	// The start-up line names the address; wait for it, or for an exit.
+	deadline := time.After(waitTimeout)
+	for r.base == "" {
+		if m := listenAddr.FindStringSubmatch(r.stderr.String()); m != nil {
+			r.base = "http://" + m[1]
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("the server exited at start-up:\n%s", r.stderr)
+		case <-deadline:
+			t.Fatalf("no start-up line within %s:\n%s", waitTimeout, r.stderr)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+
+	c, err := client.NewStreamableHttpClient(r.base + "/mcp")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	require.NoError(t, c.Start(ctx))
+	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "mcp-server-e2e", Version: "1.0.0"},
+	}})
+	require.NoError(t, err)
+	r.mcp = c
+	return r
+}
+
+func (r *replica) call(t *testing.T, ctx context.Context, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := r.mcp.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, Arguments: args}})
+	require.NoError(t, err, "tools/call %s answered a JSON-RPC error, not a result", tool)
+	return res
+}
+
+// readyz returns /readyz's status and body once its first checks have run.
+func (r *replica) readyz(t *testing.T) (int, string) {
+	t.Helper()
+	var code int
+	var body string
+	require.Eventually(t, func() bool {
+		resp, err := http.Get(r.base + "/readyz")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		code, body = resp.StatusCode, string(b)
+		return !strings.Contains(body, "pending")
+	}, waitTimeout, 10*time.Millisecond)
+	return code, body
+}
+
+// TestReplicasOverHTTPShareOneLimitThroughRedis is the deployment in small:
+// two `--embedded --http` servers on two loopback ports share one
+// redis-server through --redis-url. Ten ai_search calls alternating between
+// them: exactly five pass, five are rate_limited. Redis stopped: ai_search
+// is refused with a clear error, never served unlimited, and
+// search_companies still works.
+func TestReplicasOverHTTPShareOneLimitThroughRedis(t *testing.T) {
+	redis := redistest.Start(t)
+	ctx := testContext(t)
+	// A deadline generous for a busy machine: this test counts decisions.
+	flags := []string{"--redis-url", redis.URL(), "--redis-timeout", "5s"}
+	replicas := []*replica{startReplica(t, ctx, flags...), startReplica(t, ctx, flags...)}
+	require.NotEqual(t, replicas[0].base, replicas[1].base)
+	for _, r := range replicas {
+		code, body := r.readyz(t)
+		assert.Equal(t, http.StatusOK, code, body)
+		assert.Contains(t, body, `"rate_limit_store":"ok"`)
+	}
+
+	args := map[string]any{"query": "robotics companies in Germany", "limit": 1}
+	outcomes := map[string]int{}
+	for i := range 10 {
+		res := replicas[i%2].call(t, ctx, "ai_search", args)
+		if !res.IsError {
+			outcomes["ok"]++
+			continue
+		}
+		e, text := decodeFailure(t, res)
+		outcomes[e.Code]++
+		if e.Code == "rate_limited" {
+			assert.Positive(t, e.RetryAfterS, text)
+		}
+	}
+	assert.Equal(t, map[string]int{"ok": 5, "rate_limited": 5}, outcomes)
+
+	redis.Kill()
+	for _, r := range replicas {
+		e, text := decodeFailure(t, r.call(t, ctx, "ai_search", args))
+		assert.Equal(t, "limit_store_unavailable", e.Code, text)
+		assert.True(t, e.Retryable)
+		assert.Equal(t, 5.0, e.RetryAfterS)
+		assert.Contains(t, text, "ai_search failed [limit_store_unavailable]: the rate-limit store is unavailable "+
+			"(Redis refused the connection (is it running?)); ai_search has a rate limit of 5 per minute per caller, "+
+			"so it is refused rather than served unlimited.")
+		decodeOK[searchResult](t, r.call(t, ctx, "search_companies", map[string]any{"query": "robotics", "limit": 2}))
+	}
+}
