@@ -2,11 +2,14 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/jsonrpc"
 )
 
 // prompts returns the two workflows this server is built for. writesOn says
@@ -82,4 +85,41 @@ func prompts(writesOn func(tool string) bool) []server.ServerPrompt {
 			},
 		},
 	}
+}
+
+// checkPromptArguments answers -32602 for a prompts/get whose arguments do
+// not fit the prompt: a required one missing or blank, or one that is not a
+// string. mcp-go would answer -32603 (a server fault) for the first, from
+// the handler's error, and quote encoding/json for the second.
+func checkPromptArguments(prompts map[string]*server.ServerPrompt, msg []byte) *jsonrpc.Error {
+	var req struct {
+		Params struct {
+			Name      json.RawMessage            `json:"name"`
+			Arguments map[string]json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &req) != nil {
+		return nil // a shape mcp-go refuses itself, in words plainError rewrites
+	}
+	var name string
+	if json.Unmarshal(req.Params.Name, &name) != nil {
+		return nil
+	}
+	p, ok := prompts[name]
+	if !ok {
+		return nil // mcp-go answers -32602: no such prompt
+	}
+	for _, a := range p.Prompt.Arguments {
+		raw, given := req.Params.Arguments[a.Name]
+		var v string
+		if given && string(raw) != "null" && json.Unmarshal(raw, &v) != nil {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+				"prompt %s: argument %q must be a string", name, a.Name)}
+		}
+		if a.Required && strings.TrimSpace(v) == "" {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+				"prompt %s: argument %q is required (%s)", name, a.Name, strings.TrimSuffix(a.Description, "."))}
+		}
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"net/http"
 	"os"
@@ -21,10 +20,6 @@ import (
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
-
-// maxConcurrentCalls bounds the tool calls served at once on stdio; more
-// wait in mcp-go's queue.
-const maxConcurrentCalls = 32
 
 // Stdio is the process's standard streams: stdout carries only the
 // protocol, stderr every log line.
@@ -172,18 +167,7 @@ func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCo
 	logStart(logger, cfg, "stdio", b.src.Method, counts)
 
 	caller := tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}
-	stdioServer := server.NewStdioServer(s)
-	// mcp-go serves tool calls from a pool of 5 workers by default, so an
-	// agent's sixth parallel call waited for a backend round trip to end
-	// (BENCHMARKS.md: +59 ms p50 at 8 callers with a 100 ms backend). A
-	// call mostly waits on the backend, so workers are cheap.
-	server.WithWorkerPoolSize(maxConcurrentCalls)(stdioServer)
-	stdioServer.SetErrorLogger(log.New(slogWriter{logger}, "", 0))
-	stdioServer.SetContextFunc(func(ctx context.Context) context.Context {
-		return tools.WithCaller(ctx, caller)
-	})
-	d := newDrain(ctx)
-	err := stdioServer.Listen(ctx, d.Reader(stdio.In), d.Writer(stdio.Out))
+	err := serveStdio(ctx, s, caller, logger, stdio)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("stdio: %w", err)
 	}
@@ -214,19 +198,4 @@ func Version() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
-
-// slogWriter carries mcp-go's own error log lines into the structured log.
-type slogWriter struct{ l *slog.Logger }
-
-func (w slogWriter) Write(p []byte) (int, error) {
-	w.l.Error("mcp transport", "detail", string(trimNewline(p)))
-	return len(p), nil
-}
-
-func trimNewline(p []byte) []byte {
-	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
-		p = p[:len(p)-1]
-	}
-	return p
 }

@@ -1,0 +1,117 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/jsonrpc"
+)
+
+// mcpHandler serves the messages that passed the JSON-RPC edge with
+// mcp-go, and puts its answers in plain words: mcp-go's own messages for a
+// params member of the wrong type quote encoding/json ("cannot unmarshal
+// number into Go struct field CallToolRequest.params.name of type string")
+// under -32600; the client gets -32602 naming the member and the JSON type
+// expected. prompts/get arguments are checked here first, because mcp-go
+// turns every prompt handler error into -32603, a server fault.
+func mcpHandler(s *server.MCPServer) jsonrpc.Handler {
+	prompts := s.ListPrompts()
+	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *jsonrpc.Error) {
+		if method == string(mcp.MethodPromptsGet) {
+			if err := checkPromptArguments(prompts, msg); err != nil {
+				return nil, err
+			}
+		}
+		switch r := s.HandleMessage(ctx, msg).(type) {
+		case nil:
+			return nil, nil
+		case mcp.JSONRPCResponse:
+			b, err := json.Marshal(r.Result)
+			if err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the answer to " + method + " could not be encoded; the server's log has the details"}
+			}
+			return b, nil
+		case mcp.JSONRPCError:
+			return nil, plainError(method, r.Error)
+		default:
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: no answer to " + method}
+		}
+	}
+}
+
+// unparsable matches mcp-go's message for params of the wrong JSON type.
+var unparsable = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field (\S+)|value) of type (.+)$`)
+
+// goism spots a message that would show the client Go internals.
+var goism = regexp.MustCompile(`json:|Go struct|Go value|unmarshal|map\[|interface \{|mcp\.|server\.`)
+
+// plainError passes mcp-go's error on, rewriting a message that speaks Go.
+func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
+	out := &jsonrpc.Error{Code: e.Code, Message: e.Message}
+	if e.Data != nil {
+		if b, err := json.Marshal(e.Data); err == nil {
+			out.Data = b
+		}
+	}
+	if !goism.MatchString(e.Message) {
+		return out
+	}
+	out.Code, out.Data = jsonrpc.CodeInvalidParams, nil
+	if m := unparsable.FindStringSubmatch(e.Message); m != nil {
+		out.Message = fmt.Sprintf("invalid params for %s: member %q must be %s; this one is %s",
+			method, memberPath(m[2]), expectedJSON(m[3]), withArticle(m[1]))
+		return out
+	}
+	out.Message = fmt.Sprintf("invalid params for %s: they do not have the shape MCP defines for this method", method)
+	return out
+}
+
+// memberPath turns encoding/json's "CallToolRequest.params.name" into the
+// JSON path "params.name": the Go type names come first, capitalised.
+func memberPath(field string) string {
+	if field == "" {
+		return "params"
+	}
+	parts := strings.Split(field, ".")
+	for len(parts) > 1 && parts[0] != "" && parts[0][0] >= 'A' && parts[0][0] <= 'Z' {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, ".")
+}
+
+// stringTypes are mcp-go's named types that are JSON strings.
+var stringTypes = map[string]bool{
+	"mcp.Cursor": true, "mcp.Role": true, "mcp.LoggingLevel": true, "mcp.MCPMethod": true,
+	"mcp.TaskStatus": true, "mcp.ProgressToken": true,
+}
+
+// expectedJSON names the JSON type a Go type is decoded from.
+func expectedJSON(goType string) string {
+	switch {
+	case goType == "string" || stringTypes[goType]:
+		return "a string"
+	case goType == "bool":
+		return "true or false"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"), strings.HasPrefix(goType, "float"):
+		return "a number"
+	}
+	return "an object"
+}
+
+func withArticle(jsonKind string) string {
+	switch jsonKind {
+	case "array", "object":
+		return "an " + jsonKind
+	case "bool":
+		return "a boolean"
+	}
+	return "a " + jsonKind
+}
