@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -59,12 +60,15 @@ type Stdio struct {
 	// not waited for.
 	EndWithInput []string
 
-	mu      sync.Mutex
+	mu   sync.Mutex // guards open and next
+	open map[string]*pending
+	// writeMu guards out and writeOK; it is never held with mu, so a
+	// client slow to read its answers does not hold up cancellations.
+	writeMu sync.Mutex
 	out     io.Writer
-	closed  bool // Serve has returned: nothing more is written
-	writeOK bool // false after a failed write, logged once
-	open    map[string]*pending
-	next    int64 // the last internal id handed out
+	writeOK bool        // false after a failed write, logged once
+	closed  atomic.Bool // Serve has returned: nothing more is written
+	next    int64       // the last internal id handed out
 	wg      sync.WaitGroup
 	slots   chan struct{}
 }
@@ -126,13 +130,16 @@ func (s *Stdio) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 }
 
 func (s *Stdio) init(out io.Writer) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
 	}
-	s.out, s.closed, s.writeOK = out, false, true
+	s.mu.Lock()
 	s.open = map[string]*pending{}
+	s.mu.Unlock()
+	s.writeMu.Lock()
+	s.out, s.writeOK = out, true
+	s.writeMu.Unlock()
+	s.closed.Store(false)
 }
 
 // handle serves one line. It returns false when ctx ended while it waited
@@ -201,20 +208,25 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 	return true
 }
 
-// finish writes a request's answer unless the client cancelled it.
+// finish writes a request's answer unless the client cancelled it. A
+// cancellation that arrives once the answer is decided finds no open
+// request and is ignored, as MCP allows.
 func (s *Stdio) finish(p *pending, res json.RawMessage, err *Error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p.cancelled {
+	cancelled := p.cancelled
+	if !cancelled {
+		delete(s.open, p.id.Key())
+	}
+	s.mu.Unlock()
+	if cancelled {
 		s.Logger.Debug("dropped the answer to a cancelled request", "id", p.id.String(), "method", p.method)
 		return
 	}
-	delete(s.open, p.id.Key())
 	if err != nil {
-		s.writeLocked(ErrorReply(p.id, err))
+		s.write(ErrorReply(p.id, err))
 		return
 	}
-	s.writeLocked(ResultReply(p.id, res))
+	s.write(ResultReply(p.id, res))
 }
 
 // cancelRequest applies notifications/cancelled. An id that names no open
@@ -289,9 +301,7 @@ func (s *Stdio) stop(grace time.Duration) {
 		case <-s.after(grace):
 		}
 	}
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
+	s.closed.Store(true)
 }
 
 func (s *Stdio) openCount() int {
@@ -317,15 +327,11 @@ func (s *Stdio) refuse(f Frame, e *Error) {
 	s.write(ErrorReply(f.ID, e))
 }
 
+// write writes one message as one line, in one Write call.
 func (s *Stdio) write(msg []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.writeLocked(msg)
-}
-
-// writeLocked writes one message as one line, in one Write call.
-func (s *Stdio) writeLocked(msg []byte) {
-	if s.closed || s.out == nil {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.closed.Load() || s.out == nil {
 		return
 	}
 	if _, err := s.out.Write(append(msg, '\n')); err != nil && s.writeOK {

@@ -1,0 +1,223 @@
+package app
+
+import (
+	"encoding/json"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/jsonrpc"
+)
+
+// These tests send hostile and odd frames through the whole server
+// (app.Run over pipes, the JSON-RPC edge, mcp-go, the tools, the embedded
+// backend) and check the exact bytes that come back.
+
+// goisms are what no answer may show: Go types, struct paths, package
+// names, encoding/json's wording.
+var goisms = regexp.MustCompile(`(?i)json:|go value|go struct|struct field|unmarshal|interface \{|map\[|mcp\.|server\.|github\.com|runtime error|panic`)
+
+// drainBoundLine is logged only when end of input waited out its bound.
+const drainBoundLine = "requests still open after the drain bound"
+
+// untilEOF closes the input and reads every line the server writes until
+// Run returns and closes the output.
+func (r *running) untilEOF() []string {
+	r.t.Helper()
+	require.NoError(r.t, r.in.Close())
+	return r.rest(r.collect())
+}
+
+// collect reads the server's output from now on, as a client does while
+// it writes: the pipe has no buffer, so an unread answer would block it.
+func (r *running) collect() <-chan []string {
+	c := make(chan []string, 1)
+	go func() {
+		var out []string
+		for r.out.Scan() {
+			out = append(out, r.out.Text())
+		}
+		c <- out
+	}()
+	return c
+}
+
+// rest waits for Run to return and for the lines collect gathered.
+func (r *running) rest(c <-chan []string) []string {
+	r.t.Helper()
+	out := <-c
+	select {
+	case err := <-r.done:
+		require.NoError(r.t, err, "Run at end of input")
+	case <-time.After(time.Minute):
+		r.t.Fatal("Run did not return after end of input")
+	}
+	return out
+}
+
+func TestHostileFramesGetExactPlainAnswers(t *testing.T) {
+	s := newAuthStack(t)
+	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+	require.NoError(t, err)
+
+	frames := []struct {
+		name, send string
+		want       string // the exact answer; "" for none
+	}{
+		{"not JSON", `hello`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message is not valid JSON; unexpected 'h' at byte 1"}}`},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batches (JSON arrays of messages) are not supported: JSON-RPC 2.0 allows them but MCP 2025-11-25 removed them; send each message as its own line (on HTTP, its own POST)"}}`},
+		{"object id", `{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is an object"}}`},
+		{"boolean id", `{"jsonrpc":"2.0","id":false,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is a boolean"}}`},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" is null: MCP requires a string or an integer id on every request (leave \"id\" out to send a notification)"}}`},
+		{"huge integer id", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}`},
+		{"string id that looks like a number", `{"jsonrpc":"2.0","id":"123456789012345678901234567890","method":"ping"}`,
+			`{"jsonrpc":"2.0","id":"123456789012345678901234567890","result":{}}`},
+		{"id and method and result", `{"jsonrpc":"2.0","id":31,"method":"ping","result":{}}`,
+			`{"jsonrpc":"2.0","id":31,"error":{"code":-32600,"message":"a request must not carry \"result\" or \"error\": those members belong only in answers"}}`},
+		{"id without method", `{"jsonrpc":"2.0","id":32}`,
+			`{"jsonrpc":"2.0","id":32,"error":{"code":-32600,"message":"member \"method\" is missing: a request needs the name of the method to call"}}`},
+		{"a response from the client", `{"jsonrpc":"2.0","id":33,"result":{"ok":true}}`, ""},
+		{"an unknown notification", `{"jsonrpc":"2.0","method":"notifications/whatever"}`, ""},
+		{"a malformed notification", `{"jsonrpc":"2.0","method":"notifications/whatever","params":"x"}`, ""},
+		{"cancelling nothing", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}`, ""},
+		{"tool name a number", `{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"name":5}}`,
+			`{"jsonrpc":"2.0","id":40,"error":{"code":-32602,"message":"invalid params for tools/call: member \"params.name\" must be a string; this one is a number"}}`},
+		{"cursor a number", `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"cursor":5}}`,
+			`{"jsonrpc":"2.0","id":41,"error":{"code":-32602,"message":"invalid params for tools/list: member \"params.cursor\" must be a string; this one is a number"}}`},
+		{"_meta an array", `{"jsonrpc":"2.0","id":42,"method":"ping","params":{"_meta":[]}}`,
+			`{"jsonrpc":"2.0","id":42,"error":{"code":-32602,"message":"invalid params for ping: member \"params._meta\" must be an object; this one is an array"}}`},
+		{"prompt argument missing", `{"jsonrpc":"2.0","id":43,"method":"prompts/get","params":{"name":"research_company"}}`,
+			`{"jsonrpc":"2.0","id":43,"error":{"code":-32602,"message":"prompt research_company: argument \"company\" is required (The company's name, domain or id (cmp_…))"}}`},
+		{"prompt argument blank", `{"jsonrpc":"2.0","id":44,"method":"prompts/get","params":{"name":"build_prospect_list","arguments":{"description":"fintech","collection_name":"  "}}}`,
+			`{"jsonrpc":"2.0","id":44,"error":{"code":-32602,"message":"prompt build_prospect_list: argument \"collection_name\" is required (The collection to save them in; reused if it already exists)"}}`},
+		{"prompt argument a number", `{"jsonrpc":"2.0","id":45,"method":"prompts/get","params":{"name":"build_prospect_list","arguments":{"description":"fintech","collection_name":"x","size":25}}}`,
+			`{"jsonrpc":"2.0","id":45,"error":{"code":-32602,"message":"prompt build_prospect_list: argument \"size\" must be a string"}}`},
+		{"unknown method", `{"jsonrpc":"2.0","id":46,"method":"nope/nothing"}`,
+			`{"jsonrpc":"2.0","id":46,"error":{"code":-32601,"message":"Method nope/nothing not found"}}`},
+		{"the session goes on", `{"jsonrpc":"2.0","id":"last","method":"ping"}`,
+			`{"jsonrpc":"2.0","id":"last","result":{}}`},
+	}
+	for _, f := range frames {
+		r.send(f.send)
+		if f.want == "" {
+			continue
+		}
+		// One at a time: each answer is read before the next frame goes.
+		require.True(t, r.out.Scan(), "%s: no answer", f.name)
+		got := r.out.Text()
+		assert.Equal(t, f.want, got, f.name)
+		assert.NotRegexp(t, goisms, got, f.name)
+	}
+	rest := r.untilEOF()
+	assert.Empty(t, rest, "notifications and the client's responses get no answer")
+	assert.NotContains(t, r.logs.String(), drainBoundLine)
+}
+
+func TestOversizedFrameIsRefusedAndTheSessionSurvives(t *testing.T) {
+	s := newAuthStack(t)
+	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+	require.NoError(t, err)
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_company","arguments":{"id":"` +
+		strings.Repeat("x", jsonrpc.MaxFrame) + `"}}}`
+	go func() { _, _ = io.WriteString(r.in, big+"\n") }() // the pipe takes it as the server reads
+	got := r.read()
+	assert.Nil(t, got["id"])
+	e := got["error"].(map[string]any)
+	assert.Equal(t, float64(-32600), e["code"])
+	assert.Contains(t, e["message"], "at most 4194304 bytes (4 MiB) are accepted per message")
+
+	_, isErr := r.call("search_companies", `{"query":"software","limit":1}`)
+	assert.False(t, isErr, "the session survives")
+	assert.Empty(t, r.untilEOF())
+}
+
+func TestCancelledCallIsNotAnsweredAndItsBackendCallEnds(t *testing.T) {
+	s := newAuthStack(t)
+	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+	require.NoError(t, err)
+	faults := s.srv.Backend().Faults()
+	require.NoError(t, faults.Add(appsynclocal.Latency(time.Minute).For("SearchCompanies").ForNext(1)))
+
+	r.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software"}}}`)
+	// The fault is used up when the backend starts waiting on the request.
+	deadline := time.After(time.Minute)
+	for len(faults.List()) > 0 {
+		select {
+		case <-deadline:
+			t.Fatal("the call never reached the backend")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	// A string "7" is another id: it cancels nothing.
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"7"}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"the user gave up"}}`)
+	r.send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	assert.Equal(t, float64(8), r.read()["id"], "the session goes on")
+
+	rest := r.untilEOF()
+	assert.Empty(t, rest, "the cancelled call gets no answer")
+	logs := r.logs.String()
+	assert.Contains(t, logs, `msg="request cancelled by the client" id=7 method=tools/call`)
+	assert.Equal(t, 1, strings.Count(logs, "request cancelled by the client"), "the string id cancelled nothing")
+	var audit string
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.Contains(l, `msg="tool call"`) && strings.Contains(l, "tool=search_companies") {
+			audit = l
+		}
+	}
+	// The backend call ended because its context did, not by the minute.
+	assert.Contains(t, audit, "canceled", "the tool call's record: %s", audit)
+	assert.NotContains(t, logs, drainBoundLine)
+}
+
+func TestEndOfInputAnswersEveryRequestRead(t *testing.T) {
+	s := newAuthStack(t)
+	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+	require.NoError(t, err)
+	require.NoError(t, s.srv.Backend().Faults().Add(appsynclocal.Latency(200*time.Millisecond).For("SearchCompanies")))
+	lines := r.collect()
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software","limit":1}}}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"robotics","limit":1}}}`)
+	// Odd frames once delayed the exit or cancelled the calls above.
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list","result":{}}`)
+	r.send(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	r.send(`{"jsonrpc":"2.0","id":4}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	require.NoError(t, r.in.Close()) // at once: the calls are still at the backend
+	out := r.rest(lines)
+	ids := map[string]string{}
+	for _, l := range out {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Result *struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
+			Error *struct{ Code int } `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(l), &m), l)
+		switch {
+		case m.Error != nil:
+			ids[string(m.ID)] = "error"
+		case m.Result != nil && !m.Result.IsError:
+			ids[string(m.ID)] = "ok"
+		default:
+			ids[string(m.ID)] = "isError: " + l
+		}
+	}
+	assert.Equal(t, map[string]string{"1": "ok", "2": "ok", "3": "error", "4": "error"}, ids,
+		"both calls answered in full, the odd requests refused, nothing else")
+	assert.NotContains(t, r.logs.String(), drainBoundLine, "it ended when the last answer was out, not at the bound")
+}
