@@ -17,7 +17,7 @@ import (
 // schemaVersion identifies the companies database layout. Together with
 // dataset.Version, the size and the seed, it decides whether a database on
 // disk can be reused.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // companiesDDL creates the tables. Indexes and the FTS content are added after
 // the bulk insert, which is several times faster than maintaining them row by
@@ -54,20 +54,26 @@ CREATE TABLE facet_combos (
 	count    INTEGER NOT NULL,
 	PRIMARY KEY (country, cat_mask)
 ) WITHOUT ROWID;
--- External-content FTS5: the text lives once, in companies. Porter stemming
--- lets "robots" find "robotics". detail=full (the default) measured faster
--- for bm25 ranking than detail=column or none.
+-- Contentless FTS5 keyed by company number: search needs only which rows
+-- match (the text lives once, in companies). One column of words (ftsWords):
+-- the profile's words; the same words again, marked with the field they are
+-- in (n_ name, c_ categories, t_ city), for the relevance tiers; and one word
+-- per country and per category, for filters. So each tier and each filter
+-- value is a list of its own, which FTS5 intersects with the words, skipping
+-- through the longer lists, instead of checking positions or looking up a
+-- row for every match. '_' is a token character, and is removed from the
+-- text, so a marked word is never a word of the text. Porter stemming lets
+-- "robots" find "robotics". detail=none: no query needs positions.
 CREATE VIRTUAL TABLE companies_fts USING fts5(
-	name, description, categories, city,
-	content='companies', content_rowid='num',
-	tokenize='porter unicode61 remove_diacritics 2'
+	words,
+	content='', detail=none,
+	tokenize='porter unicode61 remove_diacritics 2 tokenchars ''_'''
 );
 `
 
 // companiesIndexDDL runs after the bulk insert.
 const companiesIndexDDL = `
 CREATE INDEX facts_facets ON facts (country, cat_mask, employees, founded);
-INSERT INTO companies_fts (companies_fts) VALUES ('rebuild');
 INSERT INTO companies_fts (companies_fts) VALUES ('optimize');
 INSERT INTO facet_combos SELECT country, cat_mask, count(*) FROM facts GROUP BY country, cat_mask;
 ANALYZE;
@@ -77,10 +83,11 @@ ANALYZE;
 // larger statements cut the per-statement cost that dominates bulk loads.
 const insertBatch = 64
 
-// companyColumns and factColumns are bound per row.
+// companyColumns, factColumns and ftsColumns are bound per row.
 const (
 	companyColumns = 10
 	factColumns    = 5
+	ftsColumns     = 2
 )
 
 // openCompanies opens the companies database at path, building it first when
@@ -237,47 +244,57 @@ func insertCompanies(ctx context.Context, db *sql.DB, gen *dataset.Generator) er
 		return err
 	}
 	defer tx.Rollback()
-	stmts := map[int][2]*sql.Stmt{} // by batch length: companies, facts
+	tables := []struct {
+		name string // with its column list
+		cols int
+		row  func(c dataset.Company) []any
+	}{
+		{"companies (num, name, domain, description, country, city, categories, employees, founded, updated_ms)", companyColumns, func(c dataset.Company) []any {
+			return []any{c.Num, c.Name, c.Domain, c.Description, c.CountryCode, c.City,
+				strings.Join(c.CategoryNames(), "|"), c.Employees, c.Founded, c.UpdatedAt.UnixMilli()}
+		}},
+		{"facts (num, country, cat_mask, employees, founded)", factColumns, func(c dataset.Company) []any {
+			return []any{c.Num, c.CountryCode, categoryMask(c.Categories), c.Employees, c.Founded}
+		}},
+		{"companies_fts (rowid, words)", ftsColumns, func(c dataset.Company) []any {
+			return []any{c.Num, ftsWords(c)}
+		}},
+	}
+	stmts := map[int][]*sql.Stmt{} // by batch length, one per table
 	defer func() {
-		for _, s := range stmts {
-			s[0].Close()
-			s[1].Close()
+		for _, ss := range stmts {
+			for _, s := range ss {
+				s.Close()
+			}
 		}
 	}()
-	prepared := func(n int) ([2]*sql.Stmt, error) {
-		if s, ok := stmts[n]; ok {
-			return s, nil
+	prepared := func(n int) ([]*sql.Stmt, error) {
+		if ss, ok := stmts[n]; ok {
+			return ss, nil
 		}
-		c, err := tx.PrepareContext(ctx, insertSQL("companies (num, name, domain, description, country, city, categories, employees, founded, updated_ms)", companyColumns, n))
-		if err != nil {
-			return [2]*sql.Stmt{}, err
+		for _, t := range tables {
+			s, err := tx.PrepareContext(ctx, insertSQL(t.name, t.cols, n))
+			if err != nil {
+				return nil, err
+			}
+			stmts[n] = append(stmts[n], s)
 		}
-		f, err := tx.PrepareContext(ctx, insertSQL("facts (num, country, cat_mask, employees, founded)", factColumns, n))
-		if err != nil {
-			c.Close()
-			return [2]*sql.Stmt{}, err
-		}
-		stmts[n] = [2]*sql.Stmt{c, f}
 		return stmts[n], nil
 	}
-	cargs := make([]any, 0, insertBatch*companyColumns)
-	fargs := make([]any, 0, insertBatch*factColumns)
+	args := make([]any, 0, insertBatch*companyColumns)
 	for b := range batches {
-		cargs, fargs = cargs[:0], fargs[:0]
-		for _, c := range b {
-			cargs = append(cargs, c.Num, c.Name, c.Domain, c.Description, c.CountryCode, c.City,
-				strings.Join(c.CategoryNames(), "|"), c.Employees, c.Founded, c.UpdatedAt.UnixMilli())
-			fargs = append(fargs, c.Num, c.CountryCode, categoryMask(c.Categories), c.Employees, c.Founded)
-		}
-		s, err := prepared(len(b)) // every batch but the last is full
+		ss, err := prepared(len(b)) // every batch but the last is full
 		if err != nil {
 			return err
 		}
-		if _, err := s[0].ExecContext(ctx, cargs...); err != nil {
-			return fmt.Errorf("inserting companies: %w", err)
-		}
-		if _, err := s[1].ExecContext(ctx, fargs...); err != nil {
-			return fmt.Errorf("inserting facts: %w", err)
+		for i, t := range tables {
+			args = args[:0]
+			for _, c := range b {
+				args = append(args, t.row(c)...)
+			}
+			if _, err := ss[i].ExecContext(ctx, args...); err != nil {
+				return fmt.Errorf("inserting into %s: %w", strings.Fields(t.name)[0], err)
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -47,9 +47,11 @@ type Store struct {
 	companies *sql.DB // read-only once built
 	state     *sql.DB
 	tokens    tokenCodec
-	jobDelay  time.Duration
-	now       func() time.Time
-	log       *slog.Logger
+	// maxCounted is MaxCounted, lowered by tests.
+	maxCounted int
+	jobDelay   time.Duration
+	now        func() time.Time
+	log        *slog.Logger
 }
 
 // ErrNotFound means the thing asked for does not exist, or belongs to someone
@@ -95,13 +97,14 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		return nil, err
 	}
 	return &Store{
-		gen:       gen,
-		companies: companies,
-		state:     state,
-		tokens:    newTokenCodec(o.Seed, o.Companies),
-		jobDelay:  o.JobDelay,
-		now:       o.Now,
-		log:       o.Logger,
+		gen:        gen,
+		companies:  companies,
+		state:      state,
+		tokens:     newTokenCodec(o.Seed, o.Companies),
+		maxCounted: MaxCounted,
+		jobDelay:   o.JobDelay,
+		now:        o.Now,
+		log:        o.Logger,
 	}, nil
 }
 

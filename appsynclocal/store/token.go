@@ -17,7 +17,7 @@ import (
 // truncated) makes a tampered or made-up token fail cleanly. It is an
 // integrity check for an emulator, not a secret.
 const (
-	tokenVersion = 1
+	tokenVersion = 2
 	tokenLen     = 1 + 8 + 8 + 8
 )
 
