@@ -166,3 +166,17 @@ func TestOwnTempDirIsRemovedOnClose(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, b.Close())
 }
+
+func TestSearchTotalsSayWhenCountingStopped(t *testing.T) {
+	srv := start(t, appsynclocal.Config{})
+	for query, want := range map[string]string{
+		`{ searchCompanies(keyword: "and") { total totalIsLowerBound } }`:                                      `{"searchCompanies":{"total":1000,"totalIsLowerBound":true}}`,
+		`{ aiSearch(query: "companies with more than 1 employee") { total totalIsLowerBound } }`:               `{"aiSearch":{"total":1000,"totalIsLowerBound":true}}`,
+		`{ searchCompanies(keyword: "robotics", filters: ["countries;France"]) { totalIsLowerBound } }`:        `{"searchCompanies":{"totalIsLowerBound":false}}`,
+		`{ searchCompanies(filters: ["countries;United States", "countries;Germany"]) { totalIsLowerBound } }`: `{"searchCompanies":{"totalIsLowerBound":false}}`,
+	} {
+		a := asKey(t, srv.URL(), query)
+		require.Empty(t, a.Errors, query)
+		assert.JSONEq(t, want, string(a.Data), query)
+	}
+}

@@ -45,14 +45,15 @@ type ComplexityRoot struct {
 	}
 
 	AiSearchResult struct {
-		AppliedFilters func(childComplexity int) int
-		Interpretation func(childComplexity int) int
-		Items          func(childComplexity int) int
-		Keywords       func(childComplexity int) int
-		MaxEmployees   func(childComplexity int) int
-		MinEmployees   func(childComplexity int) int
-		NotApplied     func(childComplexity int) int
-		Total          func(childComplexity int) int
+		AppliedFilters    func(childComplexity int) int
+		Interpretation    func(childComplexity int) int
+		Items             func(childComplexity int) int
+		Keywords          func(childComplexity int) int
+		MaxEmployees      func(childComplexity int) int
+		MinEmployees      func(childComplexity int) int
+		NotApplied        func(childComplexity int) int
+		Total             func(childComplexity int) int
+		TotalIsLowerBound func(childComplexity int) int
 	}
 
 	Collection struct {
@@ -99,9 +100,10 @@ type ComplexityRoot struct {
 	}
 
 	CompanyConnection struct {
-		Items     func(childComplexity int) int
-		NextToken func(childComplexity int) int
-		Total     func(childComplexity int) int
+		Items             func(childComplexity int) int
+		NextToken         func(childComplexity int) int
+		Total             func(childComplexity int) int
+		TotalIsLowerBound func(childComplexity int) int
 	}
 
 	Contact struct {
@@ -265,6 +267,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AiSearchResult.Total(childComplexity), true
+	case "AiSearchResult.totalIsLowerBound":
+		if e.ComplexityRoot.AiSearchResult.TotalIsLowerBound == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.TotalIsLowerBound(childComplexity), true
 
 	case "Collection.createdAt":
 		if e.ComplexityRoot.Collection.CreatedAt == nil {
@@ -457,6 +465,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CompanyConnection.Total(childComplexity), true
+	case "CompanyConnection.totalIsLowerBound":
+		if e.ComplexityRoot.CompanyConnection.TotalIsLowerBound == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CompanyConnection.TotalIsLowerBound(childComplexity), true
 
 	case "Contact.confidence":
 		if e.ComplexityRoot.Contact.Confidence == nil {
@@ -864,8 +878,10 @@ type CompanyConnection @aws_api_key @aws_oidc @aws_iam {
   items: [Company!]!
   "Pass back to get the next page; null on the last page."
   nextToken: String
-  "How many companies match in all."
+  "How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true."
   total: Int!
+  "True when total is where counting stopped: at least that many companies match, possibly many more."
+  totalIsLowerBound: Boolean!
 }
 
 "What aiSearch understood and found."
@@ -883,7 +899,10 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
   maxEmployees: Int
   "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), and constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `). Empty when everything asked for was applied."
   notApplied: [String!]!
+  "How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true."
   total: Int!
+  "True when total is where counting stopped: at least that many companies match, possibly many more."
+  totalIsLowerBound: Boolean!
 }
 
 "The values the search filters accept."
@@ -1026,6 +1045,8 @@ func (ec *executionContext) childFields_AiSearchResult(ctx context.Context, fiel
 		return ec.fieldContext_AiSearchResult_notApplied(ctx, field)
 	case "total":
 		return ec.fieldContext_AiSearchResult_total(ctx, field)
+	case "totalIsLowerBound":
+		return ec.fieldContext_AiSearchResult_totalIsLowerBound(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AiSearchResult", field.Name)
 }
@@ -1124,6 +1145,8 @@ func (ec *executionContext) childFields_CompanyConnection(ctx context.Context, f
 		return ec.fieldContext_CompanyConnection_nextToken(ctx, field)
 	case "total":
 		return ec.fieldContext_CompanyConnection_total(ctx, field)
+	case "totalIsLowerBound":
+		return ec.fieldContext_CompanyConnection_totalIsLowerBound(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CompanyConnection", field.Name)
 }
@@ -1900,6 +1923,29 @@ func (ec *executionContext) fieldContext_AiSearchResult_total(_ context.Context,
 	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
 }
 
+func (ec *executionContext) _AiSearchResult_totalIsLowerBound(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_totalIsLowerBound(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalIsLowerBound, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_totalIsLowerBound(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *model.Collection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2665,6 +2711,29 @@ func (ec *executionContext) _CompanyConnection_total(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_CompanyConnection_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CompanyConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CompanyConnection_totalIsLowerBound(ctx context.Context, field graphql.CollectedField, obj *model.CompanyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CompanyConnection_totalIsLowerBound(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalIsLowerBound, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CompanyConnection_totalIsLowerBound(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CompanyConnection", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Contact_email(ctx context.Context, field graphql.CollectedField, obj *model.Contact) (ret graphql.Marshaler) {
@@ -4824,6 +4893,11 @@ func (ec *executionContext) _AiSearchResult(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "totalIsLowerBound":
+			out.Values[i] = ec._AiSearchResult_totalIsLowerBound(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5144,6 +5218,11 @@ func (ec *executionContext) _CompanyConnection(ctx context.Context, sel ast.Sele
 			}
 		case "total":
 			out.Values[i] = ec._CompanyConnection_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalIsLowerBound":
+			out.Values[i] = ec._CompanyConnection_totalIsLowerBound(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

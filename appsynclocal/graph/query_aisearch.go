@@ -57,11 +57,12 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 		}
 	}
 	out := &model.AiSearchResult{
-		Items:          toCompanies(page.Items),
-		Interpretation: iq.Describe(anyWord),
-		AppliedFilters: iq.Filters(),
-		NotApplied:     iq.NotApplied,
-		Total:          page.Total,
+		Items:             toCompanies(page.Items),
+		Interpretation:    iq.Describe(anyWord),
+		AppliedFilters:    iq.Filters(),
+		NotApplied:        iq.NotApplied,
+		Total:             page.Total,
+		TotalIsLowerBound: page.TotalIsLowerBound,
 	}
 	if out.NotApplied == nil {
 		out.NotApplied = []string{}

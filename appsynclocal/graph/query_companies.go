@@ -28,7 +28,8 @@ func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, fi
 	if err != nil {
 		return nil, r.fail(ctx, "searchCompanies", err)
 	}
-	return &model.CompanyConnection{Items: toCompanies(page.Items), NextToken: token(page.NextToken), Total: page.Total}, nil
+	return &model.CompanyConnection{Items: toCompanies(page.Items), NextToken: token(page.NextToken),
+		Total: page.Total, TotalIsLowerBound: page.TotalIsLowerBound}, nil
 }
 
 // GetCompany returns one company, or null.

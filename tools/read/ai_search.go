@@ -15,7 +15,7 @@ type aiSearchInput struct {
 
 type aiSearchOutput struct {
 	Companies      []tools.Company `json:"companies"`
-	Total          int             `json:"total"`
+	Total          int             `json:"total" jsonschema:"How many companies match in all; a lower bound when the note says \"at least\"."`
 	Interpretation string          `json:"interpretation" jsonschema:"How the request was read; check it before relying on the results."`
 	AppliedFilters []string        `json:"applied_filters" jsonschema:"Filters derived from the request, in search_companies' facet form."`
 	Keywords       string          `json:"keywords,omitempty" jsonschema:"Words left for keyword ranking."`
@@ -70,8 +70,8 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 	}
 	out.Note = tools.PageNote(len(out.Companies), out.Total, "", "companies")
 	if out.Total > len(out.Companies) {
-		out.Note = fmt.Sprintf("Showing the best %d of %d matches. To page through all of them, "+
-			"call search_companies with the applied filters and the keywords as its query.", len(out.Companies), out.Total)
+		out.Note = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, "+
+			"call search_companies with the applied filters and the keywords as its query.", len(out.Companies), tools.Count(out.Total, res.TotalIsLowerBound))
 	}
 	return out, nil
 }

@@ -236,3 +236,22 @@ func TestCollectionReadsSendPagination(t *testing.T) {
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	r.AssertExpectations(t)
 }
+
+func TestSearchNotesSayAtLeastWhenTheTotalIsALowerBound(t *testing.T) {
+	r := &querytest.Reader{}
+	r.On("SearchCompanies", mock.Anything, ptr("software"), []string{}, ptr(20), nilString).
+		Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")},
+			Total: 1000, TotalIsLowerBound: true, NextToken: ptr("next")}, nil).Once()
+	r.On("AiSearch", mock.Anything, "software companies", ptr(10)).
+		Return(&query.AiSearchResult{Items: []query.Company{company("cmp_1", "Acme", "United States")},
+			Total: 1000, TotalIsLowerBound: true}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewSearchCompanies(r), `{"query":"software"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Contains(t, tooltest.Structured(t, res)["note"], "Showing 1 of at least 1000 companies.")
+
+	res, _ = tooltest.Call(t, NewAiSearch(r), `{"query":"software companies"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Contains(t, tooltest.Structured(t, res)["note"], "best 1 of at least 1000 matches")
+	r.AssertExpectations(t)
+}

@@ -20,7 +20,7 @@ type searchCompaniesInput struct {
 
 type searchCompaniesOutput struct {
 	Companies      []tools.Company `json:"companies"`
-	Total          int             `json:"total" jsonschema:"How many companies match in all."`
+	Total          int             `json:"total" jsonschema:"How many companies match in all; a lower bound when the note says \"at least\"."`
 	NextCursor     string          `json:"next_cursor,omitempty" jsonschema:"Pass as cursor to get the next page; absent on the last page."`
 	AppliedFilters []string        `json:"applied_filters" jsonschema:"The filters sent to the backend, in its facet form."`
 	Note           string          `json:"note,omitempty"`
@@ -80,7 +80,7 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 		NextCursor:     tools.Cursor(page.NextToken),
 		AppliedFilters: filters,
 	}
-	notes = append(notes, tools.PageNote(len(out.Companies), out.Total, out.NextCursor, "companies"))
+	notes = append(notes, tools.SearchPageNote(len(out.Companies), out.Total, page.TotalIsLowerBound, out.NextCursor, "companies"))
 	if out.Total == 0 && len(in.Categories) > 0 {
 		notes = append(notes, "Category names must match exactly; the companies://filters resource lists them.")
 	}

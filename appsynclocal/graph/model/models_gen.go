@@ -33,7 +33,10 @@ type AiSearchResult struct {
 	MaxEmployees *int `json:"maxEmployees,omitempty"`
 	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), and constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
-	Total      int      `json:"total"`
+	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	Total int `json:"total"`
+	// True when total is where counting stopped: at least that many companies match, possibly many more.
+	TotalIsLowerBound bool `json:"totalIsLowerBound"`
 }
 
 // A named set of companies owned by one user.
@@ -93,8 +96,10 @@ type CompanyConnection struct {
 	Items []*Company `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken,omitempty"`
-	// How many companies match in all.
+	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
+	// True when total is where counting stopped: at least that many companies match, possibly many more.
+	TotalIsLowerBound bool `json:"totalIsLowerBound"`
 }
 
 // A person's work email at a company.

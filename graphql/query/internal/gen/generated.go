@@ -36,7 +36,10 @@ type AiSearchResult struct {
 	MaxEmployees *int `json:"maxEmployees"`
 	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), and constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
-	Total      int      `json:"total"`
+	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	Total int `json:"total"`
+	// True when total is where counting stopped: at least that many companies match, possibly many more.
+	TotalIsLowerBound bool `json:"totalIsLowerBound"`
 }
 
 // GetItems returns AiSearchResult.Items, and is useful for accessing the field via an interface.
@@ -62,6 +65,9 @@ func (v *AiSearchResult) GetNotApplied() []string { return v.NotApplied }
 
 // GetTotal returns AiSearchResult.Total, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetTotal() int { return v.Total }
+
+// GetTotalIsLowerBound returns AiSearchResult.TotalIsLowerBound, and is useful for accessing the field via an interface.
+func (v *AiSearchResult) GetTotalIsLowerBound() bool { return v.TotalIsLowerBound }
 
 // CategoryFacet includes the requested fields of the GraphQL type FacetValue.
 // The GraphQL type's documentation follows.
@@ -238,8 +244,10 @@ type CompanyPage struct {
 	Items []Company `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken"`
-	// How many companies match in all.
+	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
+	// True when total is where counting stopped: at least that many companies match, possibly many more.
+	TotalIsLowerBound bool `json:"totalIsLowerBound"`
 }
 
 // GetItems returns CompanyPage.Items, and is useful for accessing the field via an interface.
@@ -250,6 +258,9 @@ func (v *CompanyPage) GetNextToken() *string { return v.NextToken }
 
 // GetTotal returns CompanyPage.Total, and is useful for accessing the field via an interface.
 func (v *CompanyPage) GetTotal() int { return v.Total }
+
+// GetTotalIsLowerBound returns CompanyPage.TotalIsLowerBound, and is useful for accessing the field via an interface.
+func (v *CompanyPage) GetTotalIsLowerBound() bool { return v.TotalIsLowerBound }
 
 // Contact includes the GraphQL fields of Contact requested by the fragment Contact.
 // The GraphQL type's documentation follows.
@@ -462,6 +473,7 @@ query AiSearch ($query: String!, $limit: Int) {
 		maxEmployees
 		notApplied
 		total
+		totalIsLowerBound
 	}
 }
 fragment Company on Company {
@@ -805,6 +817,7 @@ query SearchCompanies ($keyword: String, $filters: [String!], $limit: Int, $next
 		}
 		nextToken
 		total
+		totalIsLowerBound
 	}
 }
 fragment Company on Company {
