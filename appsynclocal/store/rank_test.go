@@ -60,6 +60,10 @@ func expectedRanked(t *testing.T, s *Store, q SearchQuery, keep func(dataset.Com
 func TestKeywordPagesVisitEveryMatchOnceByTierThenID(t *testing.T) {
 	s, _ := openTest(t, Options{})
 	inCategory := func(c dataset.Company, k int) bool { return slices.Contains(c.Categories, k) }
+	_, robotics, ok := dataset.CategoryByName("Robotics")
+	require.True(t, ok)
+	_, logistics, ok := dataset.CategoryByName("Logistics")
+	require.True(t, ok)
 	for name, tc := range map[string]struct {
 		q    SearchQuery
 		keep func(dataset.Company) bool
@@ -69,9 +73,9 @@ func TestKeywordPagesVisitEveryMatchOnceByTierThenID(t *testing.T) {
 			func(dataset.Company) bool { return true },
 		},
 		"word and facets": {
-			SearchQuery{Keyword: "robots", Facets: Facets{Countries: []string{"US", "DE"}, Categories: []int{0, 1}}, Limit: 2},
+			SearchQuery{Keyword: "robots", Facets: Facets{Countries: []string{"US", "DE"}, Categories: []int{robotics, logistics}}, Limit: 2},
 			func(c dataset.Company) bool {
-				return (c.CountryCode == "US" || c.CountryCode == "DE") && (inCategory(c, 0) || inCategory(c, 1))
+				return (c.CountryCode == "US" || c.CountryCode == "DE") && (inCategory(c, robotics) || inCategory(c, logistics))
 			},
 		},
 		"any word with bounds": {
