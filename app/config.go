@@ -68,7 +68,11 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.StringVar(&c.Endpoint, "endpoint", getenv("APPSYNC_ENDPOINT"), "AppSync GraphQL URL (env APPSYNC_ENDPOINT)")
 	fs.BoolVar(&c.Embedded, "embedded", env.bool("MCP_EMBEDDED"), "start the embedded local backend in-process and use it (a complete demo)")
 	fs.StringVar(&c.DataDir, "data-dir", getenv("MCP_DATA_DIR"), "embedded backend: where its database lives (default: the user cache dir)")
-	fs.IntVar(&c.Companies, "companies", env.int("MCP_COMPANIES"), "embedded backend: how many synthetic companies (default 20000)")
+	companies := defaultCompanies
+	if strings.TrimSpace(getenv("MCP_COMPANIES")) != "" {
+		companies = env.int("MCP_COMPANIES") // 0 is refused, not read as the default
+	}
+	fs.IntVar(&c.Companies, "companies", companies, companiesUsage)
 	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
 	if err := c.Mutations.Set(getenv("ALLOW_MUTATIONS")); err != nil {
 		return c, fmt.Errorf("ALLOW_MUTATIONS: %w", err)

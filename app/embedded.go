@@ -13,7 +13,6 @@ import (
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
-	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 	"github.com/companyintel/mcp-server/auth"
 )
 
@@ -21,14 +20,17 @@ import (
 // it gqlgen and SQLite) is left out of a build with -tags noembedded, the
 // production build; embedded_none.go stands in for it there.
 
-// maxCompanies bounds --companies: the largest data set the embedded
-// backend builds.
-const maxCompanies = dataset.MaxCompanies
+// defaultCompanies is --companies when neither it nor MCP_COMPANIES is given.
+const defaultCompanies = appsynclocal.DefaultCompanies
 
-// checkEmbedded checks the flags of the embedded backend.
+// companiesUsage describes --companies in --help.
+var companiesUsage = fmt.Sprintf("embedded backend: how many synthetic companies, 1 to %d", appsynclocal.MaxCompanies)
+
+// checkEmbedded checks the flags of the embedded backend. A size out of
+// range is refused, never replaced by the default or the maximum.
 func checkEmbedded(c Config) error {
-	if c.Companies != 0 && (c.Companies < 1 || c.Companies > maxCompanies) {
-		return fmt.Errorf("--companies (MCP_COMPANIES): %d is out of range; give 1 to %d, e.g. --companies 20000", c.Companies, maxCompanies)
+	if c.Companies < 1 || c.Companies > appsynclocal.MaxCompanies {
+		return fmt.Errorf("--companies (MCP_COMPANIES): %d is out of range; give 1 to %d, e.g. --companies 20000", c.Companies, appsynclocal.MaxCompanies)
 	}
 	return nil
 }

@@ -17,6 +17,13 @@ import (
 var errNoEmbedded = errors.New("--embedded (MCP_EMBEDDED): this build has no embedded backend; it was built with -tags noembedded for production. " +
 	"Give --endpoint (APPSYNC_ENDPOINT) with your AppSync GraphQL URL, or run a build without that tag for the demo: go run ./cmd/server --embedded")
 
+// defaultCompanies and companiesUsage describe --companies, which means
+// nothing in this build.
+const (
+	defaultCompanies = 0
+	companiesUsage   = "embedded backend: not in this build (-tags noembedded)"
+)
+
 // checkEmbedded refuses --embedded: there is no backend to start.
 func checkEmbedded(c Config) error {
 	if c.Embedded {

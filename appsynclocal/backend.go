@@ -19,6 +19,10 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal/store"
 )
 
+// MaxCompanies bounds Config.Companies: the largest data set the backend
+// builds, as README states for --companies.
+const MaxCompanies = 1_000_000
+
 // Defaults for a zero Config.
 const (
 	DefaultCompanies = 20_000
@@ -34,7 +38,8 @@ type Config struct {
 	// DataDir holds the databases; "" means a temporary directory that the
 	// backend owns and removes on Close.
 	DataDir string
-	// Companies is the data-set size; 0 means DefaultCompanies.
+	// Companies is the data-set size, 1 to MaxCompanies; 0 means
+	// DefaultCompanies.
 	Companies int
 	// Seed selects the data set; 0 means DefaultSeed.
 	Seed int64
@@ -73,6 +78,9 @@ type Backend struct {
 func New(cfg Config) (*Backend, error) {
 	if cfg.Companies == 0 {
 		cfg.Companies = DefaultCompanies
+	}
+	if cfg.Companies < 1 || cfg.Companies > MaxCompanies {
+		return nil, fmt.Errorf("data-set size %d is out of range: 1 to %d", cfg.Companies, MaxCompanies)
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = DefaultSeed

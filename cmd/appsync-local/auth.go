@@ -39,14 +39,19 @@ func (f *iamFlag) Set(s string) error {
 
 // authModes starts what --oidc-user and --iam ask for and returns the
 // authenticators for the backend, and a stop function.
-func authModes(ctx context.Context, log *slog.Logger, dataDir, region string, users []string, iam iamFlag) ([]appsynclocal.Authenticator, func(), error) {
+// What a client needs to use them goes into env.
+func authModes(ctx context.Context, log *slog.Logger, dataDir, region string, users []string, iam iamFlag, env map[string]string) ([]appsynclocal.Authenticator, func(), error) {
 	var auths []appsynclocal.Authenticator
 	stop := func() {}
 	if len(users) > 0 {
-		iss, err := authn.StartIssuer("127.0.0.1:0", authn.IssuerConfig{KeyFile: filepath.Join(dataDir, "issuer-key.pem")})
+		iss, moved, err := startIssuer(dataDir, authn.IssuerConfig{KeyFile: filepath.Join(dataDir, "issuer-key.pem")})
 		if err != nil {
 			return nil, stop, err
 		}
+		if moved {
+			log.Warn("the OIDC issuer's address was taken; it moved, so tokens from before are for the old address", "oidc_issuer", iss.URL())
+		}
+		env["OIDC_ISSUER"], env["OIDC_AUDIENCE"] = iss.URL(), iss.Audience()
 		tokens := filepath.Join(dataDir, "tokens")
 		if err := os.MkdirAll(tokens, 0o700); err != nil {
 			iss.Close()

@@ -8,7 +8,9 @@
 //	              [--oidc-user NAME]... [--iam KEYID:SECRET[:USER]]... [--region R]
 //
 // The first log line gives the endpoint and the API key; a copyable curl
-// follows. The first start with a given size and seed builds the database
+// follows. The API key and the OIDC issuer's address are kept in the data
+// directory and stay the same across restarts; each start writes them, with
+// the endpoint, to <data-dir>/appsync-local.env for scripts. The first start with a given size and seed builds the database
 // (about 1 s for 20,000 companies, 30 s for 1,000,000); later starts reuse it.
 package main
 
@@ -45,9 +47,9 @@ func main() {
 func run(args []string) error {
 	fs := flag.NewFlagSet("appsync-local", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to serve on")
-	apiKey := fs.String("api-key", "", "API key callers must send in x-api-key (generated and printed when empty)")
+	apiKey := fs.String("api-key", "", "API key callers must send in x-api-key (default: the one kept in the data dir, generated on the first start)")
 	dataDir := fs.String("data-dir", defaultDataDir(), "directory for the databases")
-	companies := fs.Int("companies", appsynclocal.DefaultCompanies, "number of synthetic companies")
+	companies := fs.Int("companies", appsynclocal.DefaultCompanies, fmt.Sprintf("number of synthetic companies, 1 to %d", appsynclocal.MaxCompanies))
 	seed := fs.Int64("seed", appsynclocal.DefaultSeed, "data-set seed")
 	jobDelay := fs.Duration("job-delay", appsynclocal.DefaultJobDelay, "how long email-discovery jobs stay PENDING (0: complete at once)")
 	verbose := fs.Bool("verbose", false, "log every request")
@@ -81,9 +83,18 @@ func run(args []string) error {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	if *apiKey == "" {
-		*apiKey = appsynclocal.GenerateAPIKey()
+	if *companies < 1 || *companies > appsynclocal.MaxCompanies {
+		fmt.Fprintf(fs.Output(), "appsync-local: --companies: %d is out of range; give 1 to %d, e.g. --companies 20000\n", *companies, appsynclocal.MaxCompanies)
+		return errUsage
 	}
+	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
+		return err
+	}
+	key, err := stableAPIKey(*dataDir, *apiKey)
+	if err != nil {
+		return err
+	}
+	*apiKey = key
 
 	// Listen first, so the first line can give the real address before a
 	// database build that may take a while.
@@ -97,16 +108,19 @@ func run(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
-		ln.Close()
-		return err
-	}
-	auths, stopAuth, err := authModes(ctx, log, *dataDir, *region, oidcUsers, iam)
+	env := map[string]string{"APPSYNC_ENDPOINT": url, "APPSYNC_API_KEY": *apiKey}
+	auths, stopAuth, err := authModes(ctx, log, *dataDir, *region, oidcUsers, iam, env)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer stopAuth()
+	envPath, err := writeEnv(*dataDir, env)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	log.Info("settings for clients, kept across restarts of this data dir", "env_file", envPath)
 
 	b, err := appsynclocal.New(appsynclocal.Config{
 		DataDir:        *dataDir,

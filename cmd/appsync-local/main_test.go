@@ -2,7 +2,12 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/companyintel/mcp-server/appsynclocal/authn"
 )
 
 func TestFlags(t *testing.T) {
@@ -37,5 +42,69 @@ func TestIAMFlag(t *testing.T) {
 	}
 	if f[0].User != "iam-AKID1" || f[1].User != "ci-role" || f[1].SecretAccessKey != "other" {
 		t.Errorf("parsed %+v", f)
+	}
+}
+
+// A size out of range is refused before anything starts, never replaced.
+func TestCompaniesOutOfRangeIsRefused(t *testing.T) {
+	for _, n := range []string{"0", "-1", "1000001"} {
+		if err := run([]string{"--companies", n, "--data-dir", t.TempDir(), "--listen", "127.0.0.1:0"}); !errors.Is(err, errUsage) {
+			t.Errorf("--companies %s: %v, want the usage error", n, err)
+		}
+	}
+}
+
+// The API key and the issuer's address survive a restart on the same data
+// directory; the env file gives them to scripts.
+func TestClientSettingsAreKeptAcrossRestarts(t *testing.T) {
+	dir := t.TempDir()
+	first, err := stableAPIKey(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := stableAPIKey(dir, "")
+	if err != nil || second != first || first == "" {
+		t.Errorf("API key %q then %q (%v), want the same twice", first, second, err)
+	}
+	if given, _ := stableAPIKey(dir, "da2-given"); given != "da2-given" {
+		t.Errorf("--api-key gave %q", given)
+	}
+
+	cfg := authn.IssuerConfig{KeyFile: filepath.Join(dir, "issuer-key.pem")}
+	iss, moved, err := startIssuer(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := iss.URL()
+	iss.Close()
+	iss, moved, err = startIssuer(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iss.URL() != url || moved {
+		t.Errorf("issuer at %s (moved=%v) after a restart, want %s", iss.URL(), moved, url)
+	}
+	// While the old port is taken, the issuer moves and says so.
+	other, moved, err := startIssuer(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !moved || other.URL() == url {
+		t.Errorf("second issuer at %s (moved=%v) while %s is taken", other.URL(), moved, url)
+	}
+	other.Close()
+	iss.Close()
+
+	path, err := writeEnv(dir, map[string]string{"APPSYNC_API_KEY": first, "OIDC_ISSUER": url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "APPSYNC_API_KEY=" + first + "\nOIDC_ISSUER=" + url + "\n"
+	if !strings.HasSuffix(string(b), want) {
+		t.Errorf("env file:\n%s\nwant it to end with:\n%s", b, want)
 	}
 }

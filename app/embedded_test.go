@@ -1,0 +1,71 @@
+//go:build !noembedded
+
+package app
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/appsynclocal"
+)
+
+// --companies takes 1 to appsynclocal.MaxCompanies; anything else, 0
+// included, is refused rather than replaced by the default or the maximum.
+func TestCompaniesOutOfRangeIsRefused(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	c, err := ParseConfig([]string{"--embedded"}, env(), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, appsynclocal.DefaultCompanies, c.Companies, "neither flag nor variable: the default")
+
+	c, err = ParseConfig([]string{"--embedded", "--companies", "1000000"}, env(), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, appsynclocal.MaxCompanies, c.Companies)
+
+	for _, tt := range []struct {
+		args   []string
+		getenv func(string) string
+	}{
+		{[]string{"--embedded", "--companies", "0"}, env()},
+		{[]string{"--embedded", "--companies", "-5"}, env()},
+		{[]string{"--embedded", "--companies", "1000001"}, env()},
+		{[]string{"--embedded"}, env("MCP_COMPANIES", "0")},
+		{[]string{"--embedded"}, env("MCP_COMPANIES", "2000000")},
+	} {
+		_, err := ParseConfig(tt.args, tt.getenv, io.Discard)
+		require.Error(t, err, "%v", tt.args)
+		assert.True(t, strings.HasPrefix(err.Error(), "--companies (MCP_COMPANIES): "), "%v", err)
+		assert.Contains(t, err.Error(), "out of range; give 1 to 1000000")
+	}
+}
+
+// README states the same range as the code, in both places --companies
+// appears (the server's flags and appsync-local's).
+func TestREADMEStatesTheCompaniesRange(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	var rows []string
+	for line := range strings.SplitSeq(string(readme), "\n") {
+		if strings.HasPrefix(line, "| `--companies`") {
+			rows = append(rows, line)
+		}
+	}
+	require.Len(t, rows, 2, "the server's --companies row and appsync-local's")
+	require.Equal(t, 1_000_000, appsynclocal.MaxCompanies, "update README's range with the code")
+	for _, row := range rows {
+		assert.Contains(t, row, "1 to 1,000,000", row)
+	}
+}
