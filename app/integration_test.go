@@ -371,18 +371,6 @@ func instantRetries(c *graphql.Client) *graphql.Client {
 	return c
 }
 
-func TestPartialDataIsAnErrorThatKeepsTheData(t *testing.T) {
-	faults := backend(t).Backend().Faults()
-	require.NoError(t, faults.Add(appsynclocal.PartialError("Company.description").For("GetCompany").ForNext(1)))
-	s := asUser(t, "erin")
-	sc, isErr := s.call("get_company", `{"id":"cmp_000001"}`)
-	require.True(t, isErr)
-	e := obj(sc["error"])
-	assert.Equal(t, "backend_error", e["code"])
-	assert.NotEmpty(t, list(obj(e["backend"])["errors"]))
-	assert.Contains(t, e["message"], "partial data")
-}
-
 func TestPromptsAndStatus(t *testing.T) {
 	s := asUser(t, "alice")
 	for _, p := range []string{`{"name":"research_company","arguments":{"company":"cmp_000001"}}`,

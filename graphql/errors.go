@@ -197,9 +197,6 @@ func (e *Error) Error() string {
 		if more := len(e.Errors) - len(shown); more > 0 {
 			fmt.Fprintf(&b, "; and %d more errors", more)
 		}
-		if e.PartialData {
-			b.WriteString(" (partial data returned)")
-		}
 	} else if e.Body != "" {
 		if e.Kind == KindMalformed {
 			b.WriteString("response is not GraphQL JSON: ")

@@ -49,6 +49,7 @@ func NewAiSearch(r query.Reader) tools.Tool {
 
 func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOutput, error) {
 	res, err := r.AiSearch(ctx, in.Query, &in.Limit)
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return aiSearchOutput{}, err
 	}
@@ -73,5 +74,6 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 		out.Note = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, "+
 			"call search_companies with the applied filters and the keywords as its query.", len(out.Companies), tools.Count(out.Total, res.TotalIsLowerBound))
 	}
+	out.Note = tools.JoinNotes(out.Note, partial.Note())
 	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 type getCollectionItemsInput struct {
 	CollectionID string `json:"collection_id" desc:"The collection's id, from list_collections or create_collection." max:"100"`
 	Limit        int    `json:"limit,omitempty" desc:"Companies per page, 1-100; default 20." min:"1" max:"100" default:"20"`
-	Cursor       string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one."`
+	Cursor       string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one." max:"4096"`
 }
 
 type collectionItem struct {
@@ -46,6 +46,7 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 
 func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 	page, err := r.GetCollectionItems(ctx, in.CollectionID, &in.Limit, tools.Token(in.Cursor))
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return getCollectionItemsOutput{}, err
 	}
@@ -58,6 +59,6 @@ func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionIte
 	for i, it := range page.Items {
 		out.Items[i] = collectionItem{Company: companyFrom(&it.Company), AddedAt: tools.Timestamp(it.AddedAt)}
 	}
-	out.Note = tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies")
+	out.Note = tools.JoinNotes(tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies"), partial.Note())
 	return out, nil
 }

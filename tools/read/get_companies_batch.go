@@ -19,6 +19,7 @@ type getCompaniesBatchInput struct {
 type getCompaniesBatchOutput struct {
 	Companies         []tools.Company `json:"companies"`
 	NotFound          []string        `json:"not_found" jsonschema:"Ids that match no company."`
+	Failed            []string        `json:"failed,omitempty" jsonschema:"Ids the data API failed to read this time (see note); retry them."`
 	DuplicatesDropped []string        `json:"duplicates_dropped" jsonschema:"Ids given more than once; each was fetched once."`
 	Note              string          `json:"note,omitempty"`
 }
@@ -51,6 +52,8 @@ func getCompaniesBatch(ctx context.Context, r query.Reader, in getCompaniesBatch
 			fmt.Sprintf("at most %d distinct ids per call, got %d; split them into several calls", maxBatch, len(ids)))
 	}
 	found, err := r.GetCompanies(ctx, ids)
+	failedErr := err
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return getCompaniesBatchOutput{}, err
 	}
@@ -58,12 +61,22 @@ func getCompaniesBatch(ctx context.Context, r query.Reader, in getCompaniesBatch
 	if dropped != nil {
 		out.DuplicatesDropped = dropped
 	}
+	// A null item with an error at its path failed; one without was not
+	// found. An item that arrived with an error below it is kept, and the
+	// note names what is missing from it.
+	failedAt := partial.FailedItems("getCompanies")
 	for i, id := range ids {
-		if i >= len(found) || found[i] == nil {
+		switch {
+		case (i >= len(found) || found[i] == nil) && failedAt[i]:
+			out.Failed = append(out.Failed, id)
+		case i >= len(found) || found[i] == nil:
 			out.NotFound = append(out.NotFound, id)
-			continue
+		default:
+			out.Companies = append(out.Companies, companyFrom(found[i]))
 		}
-		out.Companies = append(out.Companies, companyFrom(found[i]))
+	}
+	if len(out.Companies) == 0 && len(out.Failed) > 0 {
+		return getCompaniesBatchOutput{}, failedErr // nothing usable came back
 	}
 	var notes []string
 	notes = append(notes, fmt.Sprintf("Found %d of %d ids.", len(out.Companies), len(ids)))
@@ -73,6 +86,9 @@ func getCompaniesBatch(ctx context.Context, r query.Reader, in getCompaniesBatch
 	if len(out.NotFound) > 0 {
 		notes = append(notes, fmt.Sprintf("Not found: %s.", strings.Join(out.NotFound, ", ")))
 	}
-	out.Note = strings.Join(notes, " ")
+	if len(out.Failed) > 0 {
+		notes = append(notes, fmt.Sprintf("Failed, retry them: %s.", strings.Join(out.Failed, ", ")))
+	}
+	out.Note = tools.JoinNotes(strings.Join(notes, " "), partial.Note())
 	return out, nil
 }

@@ -13,6 +13,7 @@ type getCompanyInput struct {
 
 type getCompanyOutput struct {
 	Company tools.Company `json:"company"`
+	Note    string        `json:"note,omitempty" jsonschema:"Present when part of the profile could not be read: which part, and the data API's words."`
 }
 
 // NewGetCompany returns the get_company tool: one full profile by id; an
@@ -32,11 +33,12 @@ func NewGetCompany(r query.Reader) tools.Tool {
 
 func getCompany(ctx context.Context, r query.Reader, in getCompanyInput) (getCompanyOutput, error) {
 	c, err := r.GetCompany(ctx, in.ID)
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return getCompanyOutput{}, err
 	}
 	if c == nil {
 		return getCompanyOutput{}, tools.NotFoundf("no company has id %q; find ids with search_companies or ai_search", in.ID)
 	}
-	return getCompanyOutput{Company: companyFrom(c)}, nil
+	return getCompanyOutput{Company: companyFrom(c), Note: partial.Note()}, nil
 }

@@ -9,7 +9,7 @@ import (
 
 type listCollectionsInput struct {
 	Limit  int    `json:"limit,omitempty" desc:"Collections per page, 1-100; default 20." min:"1" max:"100" default:"20"`
-	Cursor string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one."`
+	Cursor string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one." max:"4096"`
 }
 
 type listCollectionsOutput struct {
@@ -41,6 +41,7 @@ func NewListCollections(r query.Reader) tools.Tool {
 
 func listCollections(ctx context.Context, r query.Reader, in listCollectionsInput) (listCollectionsOutput, error) {
 	page, err := r.ListCollections(ctx, &in.Limit, tools.Token(in.Cursor))
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return listCollectionsOutput{}, err
 	}
@@ -48,6 +49,6 @@ func listCollections(ctx context.Context, r query.Reader, in listCollectionsInpu
 	for i := range page.Items {
 		out.Collections[i] = tools.CollectionFrom(&page.Items[i])
 	}
-	out.Note = tools.PageNote(len(out.Collections), out.Total, out.NextCursor, "collections")
+	out.Note = tools.JoinNotes(tools.PageNote(len(out.Collections), out.Total, out.NextCursor, "collections"), partial.Note())
 	return out, nil
 }

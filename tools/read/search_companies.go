@@ -12,10 +12,10 @@ import (
 
 type searchCompaniesInput struct {
 	Query      string   `json:"query,omitempty" desc:"Keywords matched against company name, description, categories and city, e.g. \"warehouse robotics\". Optional when country or categories is given." max:"200"`
-	Country    string   `json:"country,omitempty" desc:"Only companies in this country: ISO alpha-2 (\"US\"), alpha-3 (\"USA\") or English name (\"United States\"); common aliases such as \"UK\" work."`
+	Country    string   `json:"country,omitempty" desc:"Only companies in this country: ISO alpha-2 (\"US\"), alpha-3 (\"USA\") or English name (\"United States\"); common aliases such as \"UK\" work." max:"100"`
 	Categories []string `json:"categories,omitempty" desc:"Only companies in any of these categories, e.g. [\"Software\", \"Fintech\"]. The companies://filters resource lists every category." max:"10"`
 	Limit      int      `json:"limit,omitempty" desc:"Companies per page, 1-100; default 20." min:"1" max:"100" default:"20"`
-	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one; keep the other arguments the same."`
+	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one; keep the other arguments the same." max:"4096"`
 }
 
 type searchCompaniesOutput struct {
@@ -71,6 +71,7 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 	}
 
 	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, &in.Limit, tools.Token(in.Cursor))
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return searchCompaniesOutput{}, err
 	}
@@ -84,13 +85,13 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 	if out.Total == 0 && len(in.Categories) > 0 {
 		notes = append(notes, "Category names must match exactly; the companies://filters resource lists them.")
 	}
-	out.Note = strings.Join(notes, " ")
+	out.Note = tools.JoinNotes(strings.Join(notes, " "), partial.Note())
 	return out, nil
 }
 
 // unknownCountry explains a country that could not be read, with close matches.
 func unknownCountry(s string) string {
-	msg := fmt.Sprintf("unknown country %q; give an ISO code (\"US\", \"DEU\") or an English name", s)
+	msg := fmt.Sprintf("unknown country %q; give an ISO code (\"US\", \"DEU\") or an English name", tools.Excerpt(s))
 	if near := country.Suggest(s, 3); len(near) > 0 {
 		names := make([]string, len(near))
 		for i, c := range near {

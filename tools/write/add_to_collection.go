@@ -54,6 +54,9 @@ func addToCollection(ctx context.Context, d Deps, in addToCollectionInput) (addT
 			fmt.Sprintf("at most %d distinct ids per call, got %d; split them into several calls", maxAdd, len(ids)))
 	}
 	res, err := d.Writer.AddToCollection(ctx, in.CollectionID, ids)
+	// An answer with data means the write was done: report it, with what
+	// failed to come back, rather than an error that invites a retry.
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return addToCollectionOutput{}, err
 	}
@@ -69,7 +72,7 @@ func addToCollection(ctx context.Context, d Deps, in addToCollectionInput) (addT
 	if len(dropped) > 0 {
 		notes = append(notes, fmt.Sprintf("Dropped %d duplicate id(s): %s.", len(dropped), strings.Join(dropped, ", ")))
 	}
-	out.Note = strings.Join(notes, " ")
+	out.Note = tools.JoinNotes(strings.Join(notes, " "), partial.Note())
 	return out, nil
 }
 

@@ -39,6 +39,9 @@ func NewCreateCollection(d Deps) tools.Tool {
 
 func createCollection(ctx context.Context, d Deps, in createCollectionInput) (createCollectionOutput, error) {
 	res, err := d.Writer.CreateCollection(ctx, in.Name, tools.OptionalString(in.Description))
+	// An answer with data means the write was done: report it, with what
+	// failed to come back, rather than an error that invites a retry.
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return createCollectionOutput{}, err
 	}
@@ -48,5 +51,6 @@ func createCollection(ctx context.Context, d Deps, in createCollectionInput) (cr
 	} else {
 		out.Note = "A collection with this name already existed; it is returned unchanged and nothing was created."
 	}
+	out.Note = tools.JoinNotes(out.Note, partial.Note())
 	return out, nil
 }

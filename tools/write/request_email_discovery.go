@@ -49,6 +49,9 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 
 func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
 	job, err := d.Writer.RequestEmailDiscovery(ctx, in.CompanyID, in.Roles)
+	// An answer with data means the write was done: report it, with what
+	// failed to come back, rather than an error that invites a retry.
+	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return requestEmailDiscoveryOutput{}, err
 	}
@@ -74,5 +77,6 @@ func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscovery
 	default:
 		out.Note = "Started. Contacts appear on the company when the job completes: call get_company in a little while rather than starting another job."
 	}
+	out.Note = tools.JoinNotes(out.Note, partial.Note())
 	return out, nil
 }
