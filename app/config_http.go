@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/companyintel/mcp-server/mcphttp"
@@ -29,6 +30,19 @@ type HTTPConfig struct {
 	Upstream string
 	// AllowedOrigins and AllowedHosts extend the DNS-rebinding guard.
 	AllowedOrigins, AllowedHosts []string
+	// Exchange configures token exchange with an external issuer, from the
+	// environment only (it holds a secret). The embedded issuer needs none.
+	Exchange ExchangeSettings
+}
+
+// ExchangeSettings are the server's own credentials at the issuer for
+// token exchange (--upstream-auth exchange).
+type ExchangeSettings struct {
+	ClientID, ClientSecret string
+	// Audience is the backend's audience (AppSync's OIDC client id).
+	Audience string
+	// TokenURL overrides the issuer's token endpoint.
+	TokenURL string
 }
 
 // The values of --oauth-issuer and --upstream-auth with a meaning of their own.
@@ -49,13 +63,19 @@ func httpFlags(fs *flag.FlagSet, h *HTTPConfig, getenv func(string) string) (fin
 	fs.Var(&issuers, "oauth-issuer", "HTTP: an OAuth issuer URL whose tokens are accepted; repeatable; \"embedded\" is the issuer --embedded starts (env MCP_OAUTH_ISSUERS, comma-separated)")
 	fs.StringVar(&h.ReadScope, "read-scope", envOr(getenv("MCP_READ_SCOPE"), "companies:read"), "HTTP: the scope a token needs for read tools (env MCP_READ_SCOPE)")
 	fs.StringVar(&h.WriteScope, "write-scope", envOr(getenv("MCP_WRITE_SCOPE"), "companies:write"), "HTTP: the scope a token needs for write tools, which --allow-mutations must also enable (env MCP_WRITE_SCOPE)")
-	fs.StringVar(&h.Upstream, "upstream-auth", getenv("MCP_UPSTREAM_AUTH"), "HTTP with OAuth: whose identity reaches the backend: exchange (each user's own, by token exchange; the default with --oauth-issuer embedded) or service (the server's own; per-user tools are refused) (env MCP_UPSTREAM_AUTH)")
+	fs.StringVar(&h.Upstream, "upstream-auth", getenv("MCP_UPSTREAM_AUTH"), "HTTP with OAuth: whose identity reaches the backend: exchange (each user's own, by token exchange; the default with --oauth-issuer embedded or MCP_EXCHANGE_CLIENT_ID) or service (the server's own; per-user tools are refused) (env MCP_UPSTREAM_AUTH)")
 	fs.Var(&origins, "allowed-origins", "HTTP: an Origin allowed to call /mcp, e.g. https://app.example.com; repeatable or comma-separated (env MCP_ALLOWED_ORIGINS)")
 	fs.Var(&hosts, "allowed-hosts", "HTTP: a Host name /mcp answers to besides --public-url's; repeatable or comma-separated (env MCP_ALLOWED_HOSTS)")
 	return func() {
 		h.Issuers = splitList(append([]string{getenv("MCP_OAUTH_ISSUERS")}, issuers...))
 		h.AllowedOrigins = splitList(append([]string{getenv("MCP_ALLOWED_ORIGINS")}, origins...))
 		h.AllowedHosts = splitList(append([]string{getenv("MCP_ALLOWED_HOSTS")}, hosts...))
+		h.Exchange = ExchangeSettings{
+			ClientID:     getenv("MCP_EXCHANGE_CLIENT_ID"),
+			ClientSecret: getenv("MCP_EXCHANGE_CLIENT_SECRET"),
+			Audience:     getenv("MCP_EXCHANGE_AUDIENCE"),
+			TokenURL:     getenv("MCP_EXCHANGE_TOKEN_URL"),
+		}
 	}
 }
 
@@ -97,11 +117,20 @@ func validateHTTP(c *Config) error {
 		}
 		switch h.Upstream {
 		case "":
+			// Each user's own identity where the server can obtain it;
+			// the exchange's own check then says what is missing.
 			h.Upstream = UpstreamService
-			if len(h.Issuers) == 1 && h.Issuers[0] == EmbeddedIssuer {
+			if slices.Contains(h.Issuers, EmbeddedIssuer) || h.Exchange.ClientID != "" {
 				h.Upstream = UpstreamExchange
+				if err := checkExchange(c); err != nil {
+					return err
+				}
 			}
-		case UpstreamExchange, UpstreamService:
+		case UpstreamExchange:
+			if err := checkExchange(c); err != nil {
+				return err
+			}
+		case UpstreamService:
 		default:
 			return fmt.Errorf("--upstream-auth: %q is not exchange or service", h.Upstream)
 		}
@@ -114,6 +143,28 @@ func validateHTTP(c *Config) error {
 	}
 	if h.ReadScope == "" || h.WriteScope == "" || h.ReadScope == h.WriteScope || strings.ContainsAny(h.ReadScope+h.WriteScope, " \"\\") {
 		return fmt.Errorf("--read-scope %q and --write-scope %q must be two different scope names without spaces or quotes", h.ReadScope, h.WriteScope)
+	}
+	return nil
+}
+
+// checkExchange refuses an exchange that cannot work: it needs one issuer
+// to exchange at and, unless that is the embedded one, the server's client
+// at it and the backend's audience.
+func checkExchange(c *Config) error {
+	h := c.HTTP
+	if len(h.Issuers) != 1 {
+		return fmt.Errorf("--upstream-auth exchange trades each user's token at its issuer, so it takes exactly one --oauth-issuer (got %d); use --upstream-auth service with several", len(h.Issuers))
+	}
+	if h.Issuers[0] == EmbeddedIssuer {
+		return nil
+	}
+	if h.Exchange.ClientID == "" || h.Exchange.ClientSecret == "" || h.Exchange.Audience == "" {
+		return fmt.Errorf("--upstream-auth exchange needs MCP_EXCHANGE_CLIENT_ID and MCP_EXCHANGE_CLIENT_SECRET (the server's client at the issuer) and MCP_EXCHANGE_AUDIENCE (the backend's audience); or use --upstream-auth service")
+	}
+	if h.Exchange.TokenURL != "" {
+		if err := secureURL(h.Exchange.TokenURL); err != nil {
+			return fmt.Errorf("MCP_EXCHANGE_TOKEN_URL: %w", err)
+		}
 	}
 	return nil
 }

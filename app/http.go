@@ -8,14 +8,18 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/health"
+	"github.com/companyintel/mcp-server/inbound"
 	"github.com/companyintel/mcp-server/mcphttp"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/upstream"
 )
 
 // The HTTP service's fixed bounds.
@@ -46,7 +50,17 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 		return fmt.Errorf("--public-url: %w", err)
 	}
 
-	s, counts := assemble(cfg, logger, b, assembly{transport: "http", upstream: b.src.Transport})
+	a := assembly{transport: "http", upstream: b.src.Transport}
+	var users *inbound.Authenticator
+	if h.OAuth() {
+		if users, err = newAuthenticator(ctx, cfg, logger, b, publicURL); err != nil {
+			return err
+		}
+		if a.upstream, a.gate, err = upstreamFor(cfg, b, users); err != nil {
+			return err
+		}
+	}
+	s, counts := assemble(cfg, logger, b, a)
 	// Stateless: no session ids, so any replica answers any request. The
 	// standalone GET stream is off because without sessions every GET
 	// would share one stream (mcp-go's stateless id is ""); 405 is the
@@ -59,8 +73,12 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 		server.WithStreamableHTTPLogger(logger.With("component", "mcp-http")),
 	)
 
-	caller := tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}
-	var authenticated http.Handler = localUser(caller, mcpHandler)
+	var authenticated http.Handler
+	if users != nil {
+		authenticated = users.Middleware(attachUser, mcpHandler)
+	} else {
+		authenticated = localUser(tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}, mcpHandler)
+	}
 
 	guard := mcphttp.Guard{
 		Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
@@ -80,6 +98,14 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 		ready.Add(health.Check{Name: "rate_limit_store", Run: store.Ping})
 	}
 	mux.Handle("GET /readyz", ready)
+	if users != nil {
+		for _, p := range users.MetadataPaths() {
+			mux.HandleFunc("GET "+p, users.Metadata)
+		}
+		for name, check := range users.Checks() {
+			ready.Add(health.Check{Name: name, Run: check})
+		}
+	}
 
 	rctx, stopReady := context.WithCancel(ctx)
 	defer stopReady()
@@ -89,7 +115,11 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	if h.OAuth() {
 		mode = "oauth"
 	}
-	logStart(logger, cfg, "http", b.src.Method, counts, "addr", ln.Addr().String(), "url", publicURL, "mode", mode)
+	extra := []any{"addr", ln.Addr().String(), "url", publicURL, "mode", mode}
+	if users != nil {
+		extra = append(extra, "upstream", h.Upstream)
+	}
+	logStart(logger, cfg, "http", b.src.Method, counts, extra...)
 	err = mcphttp.Serve(ctx, ln, mux, mcphttp.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})
 	if errors.Is(err, mcphttp.ErrDrainCut) {
 		logger.Warn("stopped mcp-server with requests cut off", "drain_timeout", httpDrainTimeout.String())
@@ -115,4 +145,103 @@ func localUser(c tools.Caller, next http.Handler) http.Handler {
 func (b *backendConn) ping(rt http.RoundTripper) func(context.Context) error {
 	client := graphql.NewClient(b.endpoint, &http.Client{Transport: rt}, readyTimeout)
 	return client.Ping
+}
+
+// issuerURLs are the configured issuers, the embedded one by its URL.
+func issuerURLs(cfg Config, b *backendConn) []string {
+	var out []string
+	for _, iss := range cfg.HTTP.Issuers {
+		if iss == EmbeddedIssuer {
+			iss = b.emb.issuer.URL()
+		}
+		out = append(out, iss)
+	}
+	return out
+}
+
+// discoveryTimeout bounds reading the issuers' metadata at start-up.
+const discoveryTimeout = 5 * time.Second
+
+// newAuthenticator discovers the issuers. The embedded issuer is told the
+// public URL, so that its authorization endpoint issues tokens for it.
+func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, publicURL string) (*inbound.Authenticator, error) {
+	if slices.Contains(cfg.HTTP.Issuers, EmbeddedIssuer) {
+		if err := b.emb.issuer.AllowResource(publicURL); err != nil {
+			return nil, err
+		}
+	}
+	dctx, cancel := context.WithTimeout(ctx, discoveryTimeout)
+	defer cancel()
+	users, err := inbound.New(dctx, inbound.Config{
+		Resource:   publicURL,
+		Issuers:    issuerURLs(cfg, b),
+		ReadScope:  cfg.HTTP.ReadScope,
+		WriteScope: cfg.HTTP.WriteScope,
+		IsWrite:    isWrite,
+		Allowed:    cfg.Mutations.Allowed,
+		Logger:     logger.With("component", "oauth"),
+	})
+	if err != nil {
+		return nil, misconfigured(fmt.Errorf("--oauth-issuer: %w", err))
+	}
+	return users, nil
+}
+
+// attachUser makes a verified token's user the caller of the request: the
+// tools see who it is and what its scopes allow, and the token exchange
+// sees whose backend token to obtain.
+func attachUser(ctx context.Context, p inbound.Principal) context.Context {
+	ctx = tools.WithCaller(ctx, tools.Caller{
+		// Issuer URLs hold no spaces, so the pair cannot be confused.
+		ID:         p.Issuer + " " + p.Subject,
+		AuthMethod: "oauth",
+		User:       p.Subject,
+		Client:     p.ClientID,
+		Scoped:     true,
+		Scopes:     p.Scopes,
+	})
+	return upstream.WithSubject(ctx, upstream.Subject{
+		Issuer: p.Issuer, Subject: p.Subject, Token: p.Token, Scopes: p.Scopes, Expiry: p.Expiry,
+	})
+}
+
+// perUserTools are the tools whose answer depends on who asks: a user's
+// collections, and every write (done in the user's name).
+var perUserTools = append([]string{"list_collections", "get_collection_items"}, WriteTools...)
+
+// upstreamFor returns whose credentials reach the backend for an OAuth
+// user: the user's own, by token exchange; or the server's, and then a gate
+// that refuses the per-user tools, since the backend could not tell one
+// user's collections from another's.
+func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator) (http.RoundTripper, func(string) func(context.Context) error, error) {
+	if cfg.HTTP.Upstream == UpstreamService {
+		return b.src.Transport, serviceGate, nil
+	}
+	xc := upstream.ExchangeConfig{
+		ClientID:     cfg.HTTP.Exchange.ClientID,
+		ClientSecret: cfg.HTTP.Exchange.ClientSecret,
+		Audience:     cfg.HTTP.Exchange.Audience,
+		TokenURL:     cfg.HTTP.Exchange.TokenURL,
+	}
+	if cfg.HTTP.Issuers[0] == EmbeddedIssuer {
+		xc.ClientID, xc.ClientSecret, xc.Audience = authn.DefaultAudience, b.emb.secret, authn.DefaultAudience
+	}
+	if xc.TokenURL == "" {
+		xc.TokenURL = users.TokenEndpoint(issuerURLs(cfg, b)[0])
+	}
+	if err := xc.Check(); err != nil {
+		return nil, nil, misconfigured(err)
+	}
+	return upstream.NewExchanger(xc).Transport(nil), nil, nil
+}
+
+// serviceGate refuses the per-user tools under --upstream-auth service.
+func serviceGate(tool string) func(context.Context) error {
+	if !slices.Contains(perUserTools, tool) {
+		return nil
+	}
+	return func(context.Context) error {
+		return &tools.Error{Class: tools.Forbidden, Message: "this tool acts on your own data (collections, writes), but this server reaches the data API with its own credentials " +
+			"(--upstream-auth service), where your data cannot be told from other users'; ask the operator to run it with --upstream-auth exchange"}
+	}
 }

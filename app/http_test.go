@@ -82,10 +82,11 @@ func (r *recorder) Auth() []string {
 
 // httpServer is a server started by app.Run in HTTP mode.
 type httpServer struct {
-	base string // http://addr
-	logs *syncBuffer
-	done chan error
-	stop context.CancelFunc
+	base    string // http://addr
+	logs    *syncBuffer
+	stopped chan struct{} // closed when Run returns
+	err     error         // what Run returned, once stopped
+	stop    context.CancelFunc
 }
 
 var addrField = regexp.MustCompile(`starting mcp-server.* addr=(\S+)`)
@@ -99,12 +100,15 @@ func startHTTP(t *testing.T, env map[string]string, args ...string) (*httpServer
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &httpServer{logs: &syncBuffer{}, done: make(chan error, 1), stop: cancel}
-	go func() { h.done <- Run(ctx, cfg, Stdio{Err: h.logs}, func(k string) string { return env[k] }) }()
+	h := &httpServer{logs: &syncBuffer{}, stopped: make(chan struct{}), stop: cancel}
+	go func() {
+		h.err = Run(ctx, cfg, Stdio{Err: h.logs}, func(k string) string { return env[k] })
+		close(h.stopped)
+	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-h.done:
+		case <-h.stopped:
 		case <-time.After(15 * time.Second):
 			t.Errorf("server did not stop")
 		}
@@ -116,8 +120,8 @@ func startHTTP(t *testing.T, env map[string]string, args ...string) (*httpServer
 			return h, nil
 		}
 		select {
-		case err := <-h.done:
-			return nil, err
+		case <-h.stopped:
+			return nil, h.err
 		case <-deadline:
 			t.Fatalf("no start-up line: %s", h.logs.String())
 		case <-time.After(5 * time.Millisecond):
@@ -375,10 +379,9 @@ func TestHTTPStopDrainsRequestsInFlight(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Contains(t, readBody(t, resp), `"companies"`)
 	select {
-	case err := <-srv.done:
-		assert.NoError(t, err, "a drained stop is a clean exit")
+	case <-srv.stopped:
+		assert.NoError(t, srv.err, "a drained stop is a clean exit")
 	case <-time.After(15 * time.Second):
 		t.Fatal("server did not stop")
 	}
-	srv.done <- nil // for the cleanup
 }
