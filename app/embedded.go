@@ -120,3 +120,16 @@ func randomSecret() string {
 	rand.Read(b) // never fails (crypto/rand documents it)
 	return hex.EncodeToString(b)
 }
+
+// issuerURL is the embedded issuer's URL, which --oauth-issuer embedded names.
+func (e *embedded) issuerURL() string { return e.issuer.URL() }
+
+// allowResource lets the embedded issuer issue tokens for the HTTP
+// service's public URL.
+func (e *embedded) allowResource(publicURL string) error { return e.issuer.AllowResource(publicURL) }
+
+// exchangeClient is the server's client at the embedded issuer for token
+// exchange, and the backend's audience the exchanged tokens are for.
+func (e *embedded) exchangeClient() (id, secret, audience string) {
+	return authn.DefaultAudience, e.secret, authn.DefaultAudience
+}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/health"
 	"github.com/companyintel/mcp-server/inbound"
@@ -152,7 +151,7 @@ func issuerURLs(cfg Config, b *backendConn) []string {
 	var out []string
 	for _, iss := range cfg.HTTP.Issuers {
 		if iss == EmbeddedIssuer {
-			iss = b.emb.issuer.URL()
+			iss = b.emb.issuerURL()
 		}
 		out = append(out, iss)
 	}
@@ -166,7 +165,7 @@ const discoveryTimeout = 5 * time.Second
 // public URL, so that its authorization endpoint issues tokens for it.
 func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, publicURL string) (*inbound.Authenticator, error) {
 	if slices.Contains(cfg.HTTP.Issuers, EmbeddedIssuer) {
-		if err := b.emb.issuer.AllowResource(publicURL); err != nil {
+		if err := b.emb.allowResource(publicURL); err != nil {
 			return nil, err
 		}
 	}
@@ -224,7 +223,7 @@ func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator) (http
 		TokenURL:     cfg.HTTP.Exchange.TokenURL,
 	}
 	if cfg.HTTP.Issuers[0] == EmbeddedIssuer {
-		xc.ClientID, xc.ClientSecret, xc.Audience = authn.DefaultAudience, b.emb.secret, authn.DefaultAudience
+		xc.ClientID, xc.ClientSecret, xc.Audience = b.emb.exchangeClient()
 	}
 	if xc.TokenURL == "" {
 		xc.TokenURL = users.TokenEndpoint(issuerURLs(cfg, b)[0])

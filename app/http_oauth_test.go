@@ -74,7 +74,9 @@ func (s *oauthStack) token(t *testing.T, base, user string, scopes ...string) st
 	return tok
 }
 
-func bearerHeader(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+func bearerHeader(tok string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + tok}
+}
 
 var (
 	readOnly  = []string{"companies:read"}
@@ -286,4 +288,3 @@ func TestOAuthStartUpRefusals(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--embedded")
 }
-
