@@ -44,8 +44,8 @@ func TestTwoServersShareOneLimitThroughRedis(t *testing.T) {
 		e, text := decodeFailure(t, s.call(t, ctx, "ai_search", args))
 		assert.Equal(t, "limit_store_unavailable", e.Code, text)
 		assert.True(t, e.Retryable)
-		assert.Contains(t, text, "ai_search failed [limit_store_unavailable]: the rate-limit store is unavailable (Redis refused the connection (is it running?)); "+
-			"ai_search has a rate limit of 5 per minute per caller, so it is refused rather than served unlimited.")
+		assert.Contains(t, text, "ai_search failed [limit_store_unavailable]: the rate-limit store is unavailable: Redis refused the connection. "+
+			"ai_search has a rate limit of 5 per minute per caller, so it is refused rather than served unlimited; retry after 5 s.")
 		decodeOK[searchResult](t, s.call(t, ctx, "search_companies", map[string]any{"query": "robotics", "limit": 2}))
 	}
 	require.Contains(t, replicas[0].stderr.String(), "rate-limit store unavailable", "the operator is told too")

@@ -149,9 +149,8 @@ func TestReplicasOverHTTPShareOneLimitThroughRedis(t *testing.T) {
 		assert.Equal(t, "limit_store_unavailable", e.Code, text)
 		assert.True(t, e.Retryable)
 		assert.Equal(t, 5.0, e.RetryAfterS)
-		assert.Contains(t, text, "ai_search failed [limit_store_unavailable]: the rate-limit store is unavailable "+
-			"(Redis refused the connection (is it running?)); ai_search has a rate limit of 5 per minute per caller, "+
-			"so it is refused rather than served unlimited.")
+		assert.Contains(t, text, "ai_search failed [limit_store_unavailable]: the rate-limit store is unavailable: Redis refused the connection. "+
+			"ai_search has a rate limit of 5 per minute per caller, so it is refused rather than served unlimited; retry after 5 s.")
 		decodeOK[searchResult](t, r.call(t, ctx, "search_companies", map[string]any{"query": "robotics", "limit": 2}))
 	}
 }

@@ -5,6 +5,12 @@
 // says how long until a token is available. Telling an agent when to retry
 // lets it decide what to do, where a blocked call would only look like a hang.
 //
+// Two stores answer alike: Limiter keeps the buckets in this process (one
+// server, or stdio); Redis keeps them in Redis, so that replicas behind a
+// load balancer enforce one limit per caller rather than one per replica.
+// When Redis cannot answer, a limited call is refused with a *StoreError:
+// the limit fails closed, never open.
+//
 // The package knows nothing about MCP; the server's tool wrapper calls
 // Allow after validating arguments and checking the mutation gate, so a call
 // that fails earlier spends nothing.

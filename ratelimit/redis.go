@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -156,7 +157,7 @@ func (r *Redis) Allow(ctx context.Context, tool, caller string) (Decision, error
 
 	now := ""
 	if r.now != nil {
-		now = fmt.Sprint(r.now().UnixMicro())
+		now = strconv.FormatInt(r.now().UnixMicro(), 10)
 	}
 	res, err := bucket.Run(ctx, r.client, []string{Key(tool, caller)},
 		lim.Period.Microseconds(), lim.Count, now).Int64Slice()
@@ -233,8 +234,13 @@ type StoreError struct {
 	Err error
 }
 
-// Error returns the cause.
-func (e *StoreError) Error() string { return "rate-limit store unavailable: " + e.Cause }
+// Error returns the cause and, for logs, the client's own words.
+func (e *StoreError) Error() string {
+	if e.Err == nil {
+		return "rate-limit store unavailable: " + e.Cause
+	}
+	return "rate-limit store unavailable: " + e.Cause + ": " + e.Err.Error()
+}
 
 // Unwrap returns the client's error.
 func (e *StoreError) Unwrap() error { return e.Err }
@@ -250,7 +256,7 @@ func storeCause(ctx context.Context, err error, timeout time.Duration) string {
 	case errors.Is(err, context.Canceled):
 		return "the call was canceled before Redis answered"
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "Redis refused the connection (is it running?)"
+		return "Redis refused the connection"
 	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed) || errors.Is(err, redis.ErrClosed):
 		return "the connection to Redis was closed"
 	case errors.As(err, &re):

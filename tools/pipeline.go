@@ -136,8 +136,8 @@ func limitStoreError(tool string, lim ratelimit.Limit, err error) *Error {
 	}
 	return &Error{
 		Class: LimitStoreUnavailable,
-		Message: fmt.Sprintf("the rate-limit store is unavailable (%s); %s has %s, so it is refused rather than served unlimited. "+
-			"Retry after %d s; tools without a limit still work", cause, tool, limit, retrySeconds(ratelimit.StoreRetryAfter)),
+		Message: fmt.Sprintf("the rate-limit store is unavailable: %s. %s has %s, so it is refused rather than served unlimited; "+
+			"retry after %d s. Tools without a limit still work", cause, tool, limit, retrySeconds(ratelimit.StoreRetryAfter)),
 		Retryable:  true,
 		RetryAfter: ratelimit.StoreRetryAfter,
 		Err:        err,

@@ -142,9 +142,9 @@ func TestLimitStoreDownRefusesLimitedToolsOnly(t *testing.T) {
 	assert.Equal(t, "limit_store_unavailable", e["code"])
 	assert.Equal(t, true, e["retryable"])
 	assert.EqualValues(t, 5, e["retry_after_s"])
-	assert.Equal(t, "echo failed [limit_store_unavailable]: the rate-limit store is unavailable "+
-		"(Redis refused the connection (is it running?)); echo has a rate limit of 5 per minute per caller, "+
-		"so it is refused rather than served unlimited. Retry after 5 s; tools without a limit still work",
+	assert.Equal(t, "echo failed [limit_store_unavailable]: the rate-limit store is unavailable: "+
+		"Redis refused the connection. echo has a rate limit of 5 per minute per caller, "+
+		"so it is refused rather than served unlimited; retry after 5 s. Tools without a limit still work",
 		tooltest.Text(t, res))
 
 	unlimited := tools.New(tools.Spec[echoIn, echoOut]{Name: "other", Description: "echoes", Hints: tools.Hints{ReadOnly: true},
