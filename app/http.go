@@ -92,9 +92,11 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 		health.Check{Name: "backend", Run: b.ping(b.src.Transport)},
 	)
 	if store, ok := b.limiter.(interface{ Ping(context.Context) error }); ok {
-		// With --redis-url, limited tools need Redis: a replica that cannot
-		// reach it refuses them, so it is not ready.
-		ready.Add(health.Check{Name: "rate_limit_store", Run: store.Ping})
+		// With --redis-url, limited tools need Redis; the others do not. All
+		// replicas share the one Redis, so failing readiness on it would
+		// take every replica out of rotation and stop the tools that still
+		// work: it degrades, and is reported.
+		ready.Add(health.Check{Name: "rate_limit_store", Run: store.Ping, Degrades: true})
 	}
 	mux.Handle("GET /readyz", ready)
 	if users != nil {

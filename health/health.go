@@ -20,6 +20,12 @@ import (
 type Check struct {
 	Name string
 	Run  func(ctx context.Context) error
+	// Degrades marks a dependency whose failure costs only part of the
+	// service: it is reported, and the status reads "degraded", but the
+	// replica stays ready. For a dependency every replica shares (the
+	// rate-limit store), taking all of them out of rotation would turn a
+	// partial outage into a whole one.
+	Degrades bool
 }
 
 // Live answers /healthz: 200 "ok" while the process serves HTTP at all.
@@ -95,9 +101,15 @@ func (r *Readiness) Run(ctx context.Context, every time.Duration) {
 	}
 }
 
-// Status reports each check's state ("ok", "failing" or "pending") and
-// whether all are ok.
+// Status reports each check's state ("ok", "failing" or "pending"),
+// whether every check that does not merely degrade the service has passed,
+// and whether one that does is failing.
 func (r *Readiness) Status() (ready bool, states map[string]string) {
+	ready, _, states = r.status()
+	return ready, states
+}
+
+func (r *Readiness) status() (ready, degraded bool, states map[string]string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ready, states = true, make(map[string]string, len(r.checks))
@@ -106,23 +118,29 @@ func (r *Readiness) Status() (ready bool, states map[string]string) {
 		switch {
 		case !seen:
 			states[c.Name], ready = "pending", false
+		case err != nil && c.Degrades:
+			states[c.Name], degraded = "failing", true
 		case err != nil:
 			states[c.Name], ready = "failing", false
 		default:
 			states[c.Name] = "ok"
 		}
 	}
-	return ready, states
+	return ready, degraded, states
 }
 
 // ServeHTTP answers /readyz from the cached results: 200 when every check
-// passed at its last run, else 503. The body names each check's state and
-// never an error's text, which may describe the network behind the service.
+// passed at its last run ("degraded" when only a check that Degrades
+// failed), else 503. The body names each check's state and never an error's
+// text, which may describe the network behind the service.
 func (r *Readiness) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	ready, states := r.Status()
+	ready, degraded, states := r.status()
 	status, code := "ready", http.StatusOK
-	if !ready {
+	switch {
+	case !ready:
 		status, code = "not ready", http.StatusServiceUnavailable
+	case degraded:
+		status = "degraded"
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
