@@ -147,7 +147,7 @@ func BenchmarkStdioSearchCompanies(b *testing.B) {
 	}))
 	defer backend.Close()
 
-	s := startServer(b, backend.URL)
+	s := startServer(b, backend.URL+"/graphql")
 	call := func(id int) string {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software","country":"US","limit":20}}}`, id)
 	}
@@ -176,7 +176,7 @@ func BenchmarkClientDecodeSearchResult(b *testing.B) {
 		w.Write(answer)
 	}))
 	defer backend.Close()
-	s := startServer(b, backend.URL)
+	s := startServer(b, backend.URL+"/graphql")
 	line := s.roundTrip(b, 1, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software","country":"US","limit":20}}}`)
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()

@@ -12,7 +12,7 @@ func ErrorReply(id ID, e *Error) []byte {
 	if err != nil { // a string always encodes; keep the answer well-formed regardless
 		msg = []byte(`"error"`)
 	}
-	out := make([]byte, 0, 64+len(msg)+len(e.Data))
+	out := make([]byte, 0, 64+len(msg)+len(e.Data)+1) // +1: the newline the transport adds
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
 	out = append(out, id.Raw()...)
 	out = append(out, `,"error":{"code":`...)
@@ -29,7 +29,7 @@ func ErrorReply(id ID, e *Error) []byte {
 // ResultReply is the answer carrying result (raw JSON) for the request
 // with id.
 func ResultReply(id ID, result json.RawMessage) []byte {
-	out := make([]byte, 0, 40+len(id.raw)+len(result))
+	out := make([]byte, 0, 40+len(id.raw)+len(result)+1) // +1: the newline the transport adds
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
 	out = append(out, id.Raw()...)
 	out = append(out, `,"result":`...)
