@@ -29,15 +29,36 @@ type replica struct {
 
 var listenAddr = regexp.MustCompile(`starting mcp-server.* addr=(\S+)`)
 
-// startReplica starts the binary with --http on a port of its choosing,
-// reads the port from its start-up line, and connects an MCP client. The
-// process is stopped with SIGTERM when the test ends.
+// startReplica starts the binary with --http on a port of its choosing and
+// connects an MCP client. The process is stopped with SIGTERM when the test
+// ends.
 func startReplica(t *testing.T, ctx context.Context, flags ...string) *replica {
 	t.Helper()
-	r := &replica{stderr: &logBuffer{}}
+	r := &replica{}
+	r.base, r.stderr = startHTTPProcess(t, flags...)
+
+	c, err := client.NewStreamableHttpClient(r.base + "/mcp")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	require.NoError(t, c.Start(ctx))
+	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "mcp-server-e2e", Version: "1.0.0"},
+	}})
+	require.NoError(t, err)
+	r.mcp = c
+	return r
+}
+
+// startHTTPProcess starts the binary with the embedded backend and --http
+// on a port of its choosing, and returns its base URL, read from the
+// start-up line, and its stderr. The process is stopped with SIGTERM when
+// the test ends.
+func startHTTPProcess(t *testing.T, flags ...string) (string, *logBuffer) {
+	t.Helper()
+	stderr := &logBuffer{}
 	cmd := exec.Command(serverBin, append(append(embeddedArgs(), "--http", "127.0.0.1:0"), flags...)...)
 	cmd.Env = childEnv()
-	cmd.Stderr = r.stderr
+	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
@@ -51,36 +72,24 @@ func startReplica(t *testing.T, ctx context.Context, flags ...string) *replica {
 			t.Errorf("the server did not stop within %s of SIGTERM", waitTimeout)
 		}
 		if t.Failed() {
-			t.Logf("server stderr (%s):\n%s", strings.Join(flags, " "), r.stderr)
+			t.Logf("server stderr (%s):\n%s", strings.Join(flags, " "), stderr)
 		}
 	})
 
 	// The start-up line names the address; wait for it, or for an exit.
 	deadline := time.After(waitTimeout)
-	for r.base == "" {
-		if m := listenAddr.FindStringSubmatch(r.stderr.String()); m != nil {
-			r.base = "http://" + m[1]
-			break
+	for {
+		if m := listenAddr.FindStringSubmatch(stderr.String()); m != nil {
+			return "http://" + m[1], stderr
 		}
 		select {
 		case <-exited:
-			t.Fatalf("the server exited at start-up:\n%s", r.stderr)
+			t.Fatalf("the server exited at start-up:\n%s", stderr)
 		case <-deadline:
-			t.Fatalf("no start-up line within %s:\n%s", waitTimeout, r.stderr)
+			t.Fatalf("no start-up line within %s:\n%s", waitTimeout, stderr)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-
-	c, err := client.NewStreamableHttpClient(r.base + "/mcp")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	require.NoError(t, c.Start(ctx))
-	_, err = c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ClientInfo: mcp.Implementation{Name: "mcp-server-e2e", Version: "1.0.0"},
-	}})
-	require.NoError(t, err)
-	r.mcp = c
-	return r
 }
 
 func (r *replica) call(t *testing.T, ctx context.Context, tool string, args map[string]any) *mcp.CallToolResult {
