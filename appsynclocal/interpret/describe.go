@@ -24,7 +24,7 @@ func (q Query) Describe(anyWord bool) string {
 		names := make([]string, len(q.Countries))
 		for i, code := range q.Countries {
 			c, _ := dataset.CountryByCode(code)
-			names[i] = c.Name
+			names[i] = withArticle(c.Name)
 		}
 		parts = append(parts, "based in "+orList(names))
 	}
@@ -99,6 +99,15 @@ func (q Query) foundedPhrase() string {
 		return fmt.Sprintf("founded in %d or earlier", q.FoundedTo)
 	}
 	return ""
+}
+
+// withArticle puts "the" before the country names that take it ("the
+// United States", "the Netherlands").
+func withArticle(name string) string {
+	if strings.HasPrefix(name, "United ") || name == "Netherlands" {
+		return "the " + name
+	}
+	return name
 }
 
 // orList joins "a", "a or b", "a, b or c".

@@ -66,8 +66,8 @@ func Parse(sentence string) Query {
 	var q Query
 	text := " " + normalise(sentence) + " "
 	var numeric, words, years []bound
-	text = takeEmployeeRanges(text, &numeric, q.exclude)
-	text = takeFounded(text, &years, q.exclude)
+	text = takeEmployeeRanges(text, sentence, &numeric, q.exclude)
+	text = takeFounded(text, sentence, &years, q.exclude)
 	q.readPhrases(phrases(tokens(text), sentence), &words)
 	q.settleEmployees(numeric, words)
 	q.settleFounded(years)
@@ -132,7 +132,7 @@ func (q *Query) excludePhrase(p phrase, k kind) {
 	switch e := p.means; k {
 	case kindCountry:
 		c, _ := dataset.CountryByCode(e.code)
-		q.exclude("not countries;"+c.Name, c.Name)
+		q.exclude("not countries;"+c.Name, withArticle(c.Name))
 	case kindCategory:
 		name := dataset.Categories[e.category].Name
 		q.exclude("not categories;"+name, name)
@@ -253,7 +253,7 @@ var (
 // takeEmployeeRanges collects numeric head-count phrases into bounds and
 // blanks them out; a negated one ("excluding companies over 500 employees")
 // goes to exclude instead.
-func takeEmployeeRanges(text string, bounds *[]bound, exclude func(machine, said string)) string {
+func takeEmployeeRanges(text, sentence string, bounds *[]bound, exclude func(machine, said string)) string {
 	add := func(lo, hi int, m []string, negated bool) {
 		p := phraseOf(m)
 		if negated {
@@ -266,12 +266,12 @@ func takeEmployeeRanges(text string, bounds *[]bound, exclude func(machine, said
 		lo, hi := parseNumber(m[1]), parseNumber(m[2])
 		add(min(lo, hi), max(lo, hi), m, negated) // "between 500 and 50" means 50 to 500
 	}
-	text = replaceAll(betweenRE, text, pair)
-	text = replaceAll(rangeRE, text, pair)
-	text = replaceAll(plusRE, text, func(m []string, negated bool) {
+	text = replaceAll(betweenRE, text, sentence, pair)
+	text = replaceAll(rangeRE, text, sentence, pair)
+	text = replaceAll(plusRE, text, sentence, func(m []string, negated bool) {
 		add(parseNumber(m[1]), 0, m, negated)
 	})
-	text = replaceAll(compareRE, text, func(m []string, negated bool) {
+	text = replaceAll(compareRE, text, sentence, func(m []string, negated bool) {
 		lo, hi := comparison(m[2], parseNumber(m[3]), m[1] != "")
 		add(lo, hi, m, negated)
 	})
@@ -306,8 +306,8 @@ func comparison(op string, n int, not bool) (lo, hi int) {
 
 // takeFounded collects founding-year phrases into bounds and blanks them
 // out; a negated one goes to exclude instead.
-func takeFounded(text string, bounds *[]bound, exclude func(machine, said string)) string {
-	return replaceAll(foundedRE, text, func(m []string, negated bool) {
+func takeFounded(text, sentence string, bounds *[]bound, exclude func(machine, said string)) string {
+	return replaceAll(foundedRE, text, sentence, func(m []string, negated bool) {
 		year := parseNumber(m[2])
 		b := bound{phrase: phraseOf(m)}
 		switch m[1] {
@@ -345,7 +345,7 @@ const blank = "§"
 // negating word governs it, and blanks the match. Submatches come from the
 // match in place: matching the matched text again on its own could fail, as
 // \b sees different neighbours there.
-func replaceAll(re *regexp.Regexp, text string, f func(m []string, negated bool)) string {
+func replaceAll(re *regexp.Regexp, text, sentence string, f func(m []string, negated bool)) string {
 	var b strings.Builder
 	last := 0
 	for _, loc := range re.FindAllStringSubmatchIndex(text, -1) {
@@ -355,7 +355,7 @@ func replaceAll(re *regexp.Regexp, text string, f func(m []string, negated bool)
 				m[i] = text[loc[2*i]:loc[2*i+1]]
 			}
 		}
-		f(m, negatedBefore(text[:loc[0]]))
+		f(m, negatedBefore(text[:loc[0]], sentence))
 		b.WriteString(text[last:loc[0]])
 		b.WriteString(" " + blank + " ")
 		last = loc[1]
@@ -366,8 +366,10 @@ func replaceAll(re *regexp.Regexp, text string, f func(m []string, negated bool)
 
 // negatedBefore says whether the text just before a phrase negates it: a
 // negating word with only stop words between ("excluding those with").
-func negatedBefore(text string) bool {
-	ps := phrases(tokens(text), text)
+// sentence, as written, decides ambiguous words: "outside the US with" ends
+// in a country, not in the stop word "us".
+func negatedBefore(text, sentence string) bool {
+	ps := phrases(tokens(text), sentence)
 	for i := len(ps) - 1; i >= 0; i-- {
 		switch p := ps[i]; {
 		case !p.known && isNegation(ps, i):

@@ -58,6 +58,9 @@ func TestParse(t *testing.T) {
 func TestLowerCaseUsIsNotACountry(t *testing.T) {
 	assert.Empty(t, interpret.Parse("tell us about robotics").Countries)
 	assert.Equal(t, []string{"US"}, interpret.Parse("robotics in the US").Countries)
+	assert.Equal(t, []string{"US"}, interpret.Parse("robotics in the us").Countries, "after \"the\" it is a place")
+	assert.Empty(t, interpret.Parse("show us robotics").Countries)
+	assert.Contains(t, interpret.Parse("robotics in the US or the Netherlands").Describe(false), "based in the United States or the Netherlands")
 }
 
 func TestDescribeSaysWhenKeywordsWereLoosened(t *testing.T) {

@@ -108,11 +108,15 @@ func isNegation(ps []phrase, i int) bool {
 	return false
 }
 
-// ambiguous phrases name a country only when written in capitals ("US"), as
-// lower case they are ordinary words ("help us").
+// ambiguous phrases name a country only when written in capitals ("US") or
+// after a word that shows it is a place ("the us", "non-us"), as lower case
+// they are ordinary words ("help us").
 var ambiguous = map[string]*regexp.Regexp{
 	"us": regexp.MustCompile(`\bUS\b`),
 }
+
+// countryArticles are the words that make an ambiguous phrase a country.
+var countryArticles = setOf(`the non`)
 
 // tokens splits lower-cased text into words. Dots and hyphens inside a word
 // are kept when the whole word is in the lexicon ("u.s.", "e-commerce") and
@@ -165,7 +169,7 @@ func phrases(toks []string, sentence string) []phrase {
 				p = phrase{text: s, known: true, means: e}
 			}
 		}
-		if re, ok := ambiguous[p.text]; ok && !re.MatchString(sentence) {
+		if re, ok := ambiguous[p.text]; ok && !re.MatchString(sentence) && !(i > 0 && countryArticles[toks[i-1]]) {
 			p.known = false
 		}
 		out = append(out, p)
