@@ -7,6 +7,13 @@
 //
 // Every domain is under the reserved .example TLD (RFC 2606), so no generated
 // address can reach a real organisation.
+//
+// The profiles hold together, as a user trying the demo will check: head
+// counts are heavy-tailed as in real catalogues and no larger than a
+// company's age at ReferenceDate allows; a company carries only related
+// categories, and its description states one offer of each, to customers
+// that fit, with its founding year and exact head count. rules_test.go
+// checks every rule over the whole default data set.
 package dataset
 
 import (
