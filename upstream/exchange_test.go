@@ -338,3 +338,12 @@ func TestCredentialsOnlyOverHTTPS(t *testing.T) {
 	assert.Contains(t, ae.Msg, "plain http")
 	assert.Zero(t, g.ep.count.Load())
 }
+
+// TestUnauthorizedHint names the issuer and audience, never a secret.
+func TestUnauthorizedHint(t *testing.T) {
+	f := newFixture(t, nil)
+	h := f.x.UnauthorizedHint()
+	assert.Contains(t, h, f.ep.srv.URL)
+	assert.Contains(t, h, `"appsync-local"`)
+	assert.NotContains(t, h, "exchange-secret-value")
+}

@@ -1,7 +1,9 @@
 package upstream
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/companyintel/mcp-server/auth"
 )
@@ -46,4 +48,21 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", tok)
 	return t.base.RoundTrip(r)
+}
+
+// UnauthorizedHint says what to check when the backend refuses an exchanged
+// token, for the tools' unauthorized errors in exchange mode (the server's
+// own credential source would describe credentials this mode never sends).
+func (x *Exchanger) UnauthorizedHint() string {
+	return fmt.Sprintf("each user's token is exchanged at %s for a token with the audience %q: check that the data API's OIDC settings trust that issuer with that client id, and that the user signs in again if their token expired",
+		issuerOf(x.cfg.TokenURL), x.cfg.Audience)
+}
+
+// issuerOf names the issuer by its token endpoint's origin.
+func issuerOf(tokenURL string) string {
+	u, err := url.Parse(tokenURL)
+	if err != nil || u.Host == "" {
+		return tokenURL
+	}
+	return u.Scheme + "://" + u.Host
 }
