@@ -87,6 +87,11 @@ func newClientDocuments(list []ClientDocument, fetch *http.Client, now func() ti
 	if fetch == nil {
 		fetch = http.DefaultClient
 	}
+	// A document must be at its own URL: a redirect would let an
+	// allowlisted host send the issuer anywhere.
+	noRedirect := *fetch
+	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	fetch = &noRedirect
 	d := &clientDocuments{given: make(map[string]*clientMetadata, len(list)), fetch: fetch, now: now, fetched: make(map[string]fetchedDocument)}
 	for _, c := range list {
 		if err := checkClientIDURL(c.URL); err != nil {

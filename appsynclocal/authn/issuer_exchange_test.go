@@ -100,13 +100,18 @@ func TestTokenExchangeRefusals(t *testing.T) {
 
 // TestClientDocumentFetched: an allowlisted client given without its
 // document is fetched over https; a document naming another client_id is
-// refused; a client not on the list is never fetched.
+// refused; a client not on the list is never fetched, nor is a redirect
+// followed.
 func TestClientDocumentFetched(t *testing.T) {
 	var fetches atomic.Int32
 	var docs *httptest.Server
 	docs = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetches.Add(1)
 		id := docs.URL + r.URL.Path
+		if r.URL.Path == "/moved.json" {
+			http.Redirect(w, r, "/ide.json", http.StatusFound)
+			return
+		}
 		if r.URL.Path == "/liar.json" {
 			id = docs.URL + "/someone-else.json"
 		}
@@ -115,7 +120,7 @@ func TestClientDocumentFetched(t *testing.T) {
 	}))
 	t.Cleanup(docs.Close)
 	f := startAS(t, func(c *authn.IssuerConfig) {
-		c.ClientDocuments = append(c.ClientDocuments, authn.ClientDocument{URL: docs.URL + "/ide.json"}, authn.ClientDocument{URL: docs.URL + "/liar.json"})
+		c.ClientDocuments = append(c.ClientDocuments, authn.ClientDocument{URL: docs.URL + "/ide.json"}, authn.ClientDocument{URL: docs.URL + "/liar.json"}, authn.ClientDocument{URL: docs.URL + "/moved.json"})
 		c.FetchClient = docs.Client()
 	})
 	challenge := "&code_challenge=" + oauth2.S256ChallengeFromVerifier(oauth2.GenerateVerifier()) + "&code_challenge_method=S256&response_type=code"
@@ -140,6 +145,11 @@ func TestClientDocumentFetched(t *testing.T) {
 
 	req(docs.URL + "/ide.json")
 	assert.EqualValues(t, 2, fetches.Load(), "a fetched document is cached")
+
+	status, body = req(docs.URL + "/moved.json")
+	assert.Equal(t, http.StatusBadRequest, status, "a document must be at its own URL")
+	assert.Contains(t, body, "answered HTTP 302")
+	assert.EqualValues(t, 3, fetches.Load(), "the redirect is not followed")
 }
 
 func TestClientDocumentConfigChecked(t *testing.T) {
