@@ -17,6 +17,7 @@ import (
 	"github.com/companyintel/mcp-server/health"
 	"github.com/companyintel/mcp-server/inbound"
 	"github.com/companyintel/mcp-server/mcphttp"
+	"github.com/companyintel/mcp-server/metrics"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/upstream"
 )
@@ -31,8 +32,8 @@ const (
 	readyTimeout = 3 * time.Second
 )
 
-// runHTTP serves MCP Streamable HTTP at /mcp, stateless, beside /healthz and
-// /readyz, until ctx ends; then it drains requests in flight.
+// runHTTP serves MCP Streamable HTTP at /mcp, stateless, beside /healthz,
+// /readyz and /metrics, until ctx ends; then it drains requests in flight.
 func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn) error {
 	h := cfg.HTTP
 	ln, err := net.Listen("tcp", h.Addr)
@@ -49,13 +50,14 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 		return fmt.Errorf("--public-url: %w", err)
 	}
 
-	a := assembly{transport: "http", upstream: b.src.Transport}
+	m := metrics.New(ToolNames())
+	a := assembly{transport: "http", upstream: m.Backend(b.src.Transport), observe: m.ObserveCall, hooks: m.Hooks()}
 	var users *inbound.Authenticator
 	if h.OAuth() {
 		if users, err = newAuthenticator(ctx, cfg, logger, b, publicURL); err != nil {
 			return err
 		}
-		if a.upstream, a.gate, err = upstreamFor(cfg, b, users); err != nil {
+		if a.upstream, a.gate, err = upstreamFor(cfg, b, users, m); err != nil {
 			return err
 		}
 	}
@@ -86,8 +88,9 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	}
 	requestTimeout := cfg.Timeout + 10*time.Second
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard.Wrap(mcphttp.ReadMessage(mcphttp.DefaultMaxBody, mcphttp.Deadline(requestTimeout, authenticated))))
+	mux.Handle("/mcp", guard.Wrap(mcphttp.ReadMessage(mcphttp.DefaultMaxBody, m.Operations(mcphttp.Deadline(requestTimeout, authenticated)))))
 	mux.HandleFunc("GET /healthz", health.Live)
+	mux.Handle("GET /metrics", m.Handler())
 	ready := health.NewReadiness(readyTimeout, logger,
 		health.Check{Name: "backend", Run: b.ping(b.src.Transport)},
 	)
@@ -214,15 +217,17 @@ var perUserTools = append([]string{"list_collections", "get_collection_items"}, 
 // user: the user's own, by token exchange; or the server's, and then a gate
 // that refuses the per-user tools, since the backend could not tell one
 // user's collections from another's.
-func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator) (http.RoundTripper, func(string) func(context.Context) error, error) {
+func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator, m *metrics.Metrics) (http.RoundTripper, func(string) func(context.Context) error, error) {
 	if cfg.HTTP.Upstream == UpstreamService {
-		return b.src.Transport, serviceGate, nil
+		return m.Backend(b.src.Transport), serviceGate, nil
 	}
 	xc := upstream.ExchangeConfig{
-		ClientID:     cfg.HTTP.Exchange.ClientID,
-		ClientSecret: cfg.HTTP.Exchange.ClientSecret,
-		Audience:     cfg.HTTP.Exchange.Audience,
-		TokenURL:     cfg.HTTP.Exchange.TokenURL,
+		ClientID:      cfg.HTTP.Exchange.ClientID,
+		ClientSecret:  cfg.HTTP.Exchange.ClientSecret,
+		Audience:      cfg.HTTP.Exchange.Audience,
+		TokenURL:      cfg.HTTP.Exchange.TokenURL,
+		OnExchange:    m.OnExchange,
+		OnCacheLookup: m.OnCacheLookup,
 	}
 	if cfg.HTTP.Issuers[0] == EmbeddedIssuer {
 		xc.ClientID, xc.ClientSecret, xc.Audience = b.emb.exchangeClient()
@@ -233,7 +238,7 @@ func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator) (http
 	if err := xc.Check(); err != nil {
 		return nil, nil, misconfigured(err)
 	}
-	return upstream.NewExchanger(xc).Transport(nil), nil, nil
+	return upstream.NewExchanger(xc).Transport(m.Backend(nil)), nil, nil
 }
 
 // serviceGate refuses the per-user tools under --upstream-auth service.

@@ -288,3 +288,55 @@ func TestOAuthStartUpRefusals(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--embedded")
 }
+
+func TestOAuthOneExchangePerUserBucketsAndMetrics(t *testing.T) {
+	s := newOAuthStack(t)
+	srv := s.start(t, s.exchangeEnv(), "--rate-limit", "get_company=3/m")
+	call := func(tok string) string {
+		resp := post(t, srv.base, modernCall("get_company", `{"id":"cmp_000001"}`),
+			modernHeaders("tools/call", "get_company", "Authorization", "Bearer "+tok))
+		body := readBody(t, resp)
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		return body
+	}
+	alice, bob := s.token(t, srv.base, "alice", readOnly...), s.token(t, srv.base, "bob", readOnly...)
+	for i := range 3 {
+		assert.NotContains(t, call(alice), `"isError":true`, "alice's call %d", i+1)
+	}
+	assert.Contains(t, call(alice), `"code":"rate_limited"`, "alice's fourth call in the minute")
+	assert.NotContains(t, call(bob), `"isError":true`, "bob has a bucket of his own")
+
+	resp, err := http.Get(srv.base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	page := readBody(t, resp)
+	for _, want := range []string{
+		`companyintel_token_exchanges_total{result="ok"} 2`, // one per user, however many calls
+		`companyintel_token_cache_lookups_total{result="hit"} 2`,
+		`companyintel_token_cache_lookups_total{result="miss"} 2`,
+		`companyintel_tool_calls_total{gen_ai_tool_name="get_company",outcome="ok"} 4`,
+		`companyintel_tool_calls_total{gen_ai_tool_name="get_company",outcome="rate_limited"} 1`,
+		`companyintel_rate_limit_refusals_total{gen_ai_tool_name="get_company"} 1`,
+		`mcp_server_operation_duration_seconds_count{error_type="",gen_ai_tool_name="get_company",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp",rpc_response_status_code=""} 4`,
+		`mcp_server_operation_duration_seconds_count{error_type="tool_error",gen_ai_tool_name="get_company",mcp_method_name="tools/call",mcp_protocol_version="2026-07-28",network_transport="tcp",rpc_response_status_code=""} 1`,
+		`http_client_request_duration_seconds_count{error_type="",graphql_operation_name="GetCompany",http_response_status_code="200"} 4`,
+	} {
+		assert.Contains(t, page, want)
+	}
+}
+
+func TestOAuthMetricsCountRefusalsAndUnknownTools(t *testing.T) {
+	s := newOAuthStack(t)
+	srv := s.start(t, s.exchangeEnv())
+	post(t, srv.base, modernCall("get_company", `{"id":"cmp_000001"}`), modernHeaders("tools/call", "get_company"))
+	post(t, srv.base, modernCall("no_such_tool", `{}`),
+		modernHeaders("tools/call", "no_such_tool", "Authorization", "Bearer "+s.token(t, srv.base, "alice", readOnly...)))
+	resp, err := http.Get(srv.base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	page := readBody(t, resp)
+	assert.Contains(t, page, `mcp_server_operation_duration_seconds_count{error_type="401",gen_ai_tool_name="get_company",mcp_method_name="tools/call"`)
+	assert.Contains(t, page, `mcp_server_operation_duration_seconds_count{error_type="-32602",gen_ai_tool_name="_OTHER",mcp_method_name="tools/call"`)
+	assert.NotContains(t, page, "no_such_tool", "a client's tool name never becomes a label")
+}

@@ -295,7 +295,8 @@ func TestHTTPGuardsAndCaps(t *testing.T) {
 		{"allowed origin", list, modernHeaders("tools/list", "", "Origin", "https://ide.example.com"), http.StatusOK, `"tools"`},
 		{"loopback origin", list, modernHeaders("tools/list", "", "Origin", "http://localhost:6274"), http.StatusOK, `"tools"`},
 		{"body over the cap", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_company","arguments":{"id":"` + strings.Repeat("x", 2<<20) + `"}}}`, modernHeaders("tools/call", "get_company"), http.StatusRequestEntityTooLarge, "too large"},
-		{"not one JSON object", `[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`, modernHeaders("tools/list", ""), http.StatusBadRequest, "-32700"},
+		{"a batch", `[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`, modernHeaders("tools/list", ""), http.StatusBadRequest, "-32600"},
+		{"a member spelt as Go's decoder would accept", `{"jsonrpc":"2.0","id":1,"Method":"tools/list"}`, modernHeaders("tools/list", ""), http.StatusBadRequest, `"error"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

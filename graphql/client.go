@@ -105,7 +105,7 @@ func withAttempts(err error, n int) error {
 
 // attempt sends the request once.
 func (c *Client) attempt(ctx context.Context, op string, body []byte, resp *graphql.Response) error {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(withOperation(ctx, op), http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("%s: building request: %w", op, err)
 	}

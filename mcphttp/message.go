@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+
+	"github.com/companyintel/mcp-server/jsonrpc"
 )
 
 // DefaultMaxBody caps a request body. The largest legitimate request (a
@@ -47,8 +49,8 @@ type wireMessage struct {
 }
 
 // ReadMessage reads a POST body through a limit of max bytes, answers 413
-// when it is larger and a JSON-RPC parse error (HTTP 400) when it is not
-// one JSON object, and otherwise puts the Message in the request's context
+// when it is larger and a JSON-RPC error (HTTP 400) when it breaks the
+// frame rules of package jsonrpc, and otherwise puts the Message in the request's context
 // and hands the body on, unread, to next. Other methods pass untouched.
 func ReadMessage(max int64, next http.Handler) http.Handler {
 	if max <= 0 {
@@ -70,6 +72,19 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 				return
 			}
 			http.Error(w, "cannot read the request body", http.StatusBadRequest)
+			return
+		}
+		// The same frame rules as on stdio: what mcp-go's decoder would
+		// read differently from the rules (a batch, "Method" for
+		// "method", a duplicate member) is answered here.
+		if reply, ok := jsonrpc.Check(body); !ok {
+			if reply == nil { // a notification or a client's response: nothing to answer
+				w.WriteHeader(http.StatusAccepted)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(reply)
 			return
 		}
 		msg, ok := parseMessage(body)
