@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -59,6 +60,10 @@ func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
 			out.Data = b
 		}
 	}
+	if m := notFound.FindStringSubmatch(e.Message); m != nil {
+		out.Message = notFoundMessage(m[1], m[2], m[3])
+		return out
+	}
 	if !goism.MatchString(e.Message) {
 		return out
 	}
@@ -70,6 +75,36 @@ func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
 	}
 	out.Message = fmt.Sprintf("invalid params for %s: they do not have the shape MCP defines for this method", method)
 	return out
+}
+
+// notFound matches mcp-go's messages for an unknown tool, prompt or
+// resource, which say "not found" twice and no next step.
+var notFound = regexp.MustCompile(`^(?:(tool|prompt) '(.*)' not found: (?:tool|prompt) not found|handler not found for resource URI '(.*)': resource not found)$`)
+
+// notFoundMessage names what was asked for and where the valid names are.
+func notFoundMessage(kind, name, uri string) string {
+	switch {
+	case kind == "" && uri == "":
+		return `member "params.uri" is missing: give the URI of the resource to read (resources/list lists them)`
+	case kind == "":
+		return fmt.Sprintf("no resource at %q; resources/list and resources/templates/list name what this server serves", excerptOf(uri))
+	case name == "":
+		return fmt.Sprintf(`member "params.name" is missing: name the %s to use (%ss/list lists them)`, kind, kind)
+	}
+	return fmt.Sprintf("unknown %s %q; %ss/list names the %ss this server serves", kind, excerptOf(name), kind, kind)
+}
+
+// excerptOf cuts a name the client sent to a short quotable prefix.
+func excerptOf(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // memberPath turns encoding/json's "CallToolRequest.params.name" into the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -326,4 +327,26 @@ func TestStdioBoundsConcurrency(t *testing.T) {
 	assert.Empty(t, b.started, "the cancelled request never ran")
 	assert.NotContains(t, strings.Join(h.out.all(), "\n"), `"id":3`)
 	assert.Len(t, h.out.all(), 3)
+}
+
+func TestMessageServesOneBodyWithItsIDExact(t *testing.T) {
+	ctx := context.Background()
+	logger := slog.New(slog.DiscardHandler)
+	var notified []string
+	h := func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
+		if strings.HasPrefix(method, "notifications/") {
+			notified = append(notified, method)
+			return nil, nil
+		}
+		return echo(ctx, method, msg)
+	}
+	assert.Equal(t, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"method":"ping","internal_id":1}}`,
+		string(Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`))))
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"member \"method\" is missing: a request needs the name of the method to call"}}`,
+		string(Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":"a"}`))))
+	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)), "a notification: nothing to send")
+	assert.Equal(t, []string{"notifications/initialized"}, notified, "but it was served")
+	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/x","params":[1]}`)), "a malformed notification: dropped")
+	assert.Len(t, notified, 1)
+	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)), "a response from the client: nothing to send")
 }
