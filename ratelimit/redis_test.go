@@ -200,7 +200,16 @@ func TestRedisThatDoesNotAnswerFailsClosed(t *testing.T) {
 	l := ratelimit.NewRedis(ro, ratelimit.Defaults(), ratelimit.WithLogger(slog.New(slog.DiscardHandler)))
 	t.Cleanup(func() { _ = l.Close() })
 	ctx := context.Background()
-	require.True(t, allow(l, "ai_search", "alice").Allowed, "a connection is open")
+	// succeeds waits until a check by caller passes. The deadline is the
+	// default 50 ms, which a busy machine can miss while dialing; what is
+	// asserted is that checks pass again, not how soon.
+	succeeds := func(caller string) {
+		require.Eventually(t, func() bool {
+			d, err := l.Allow(ctx, "ai_search", caller)
+			return err == nil && d.Allowed
+		}, 20*time.Second, 10*time.Millisecond)
+	}
+	succeeds("alice") // a connection is open
 
 	srv.Pause()
 	d, err := l.Allow(ctx, "ai_search", "alice")
@@ -216,9 +225,7 @@ func TestRedisThatDoesNotAnswerFailsClosed(t *testing.T) {
 	srv.Resume()
 	// bob, not alice: alice's timed-out script may still run once Redis
 	// resumes, spending a token nobody was given (failing closed, never open).
-	d, err = l.Allow(ctx, "ai_search", "bob")
-	require.NoError(t, err)
-	assert.True(t, d.Allowed)
+	succeeds("bob")
 }
 
 func TestParseRedisURL(t *testing.T) {
