@@ -3,6 +3,7 @@
 package app
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -51,7 +52,7 @@ type embedded struct {
 
 // startEmbedded starts the issuer and the backend. The database is built on
 // first start and reused afterwards.
-func startEmbedded(cfg Config, logger *slog.Logger) (*embedded, error) {
+func startEmbedded(ctx context.Context, cfg Config, logger *slog.Logger) (*embedded, error) {
 	dir := cfg.DataDir
 	if dir == "" {
 		cache, err := os.UserCacheDir()
@@ -75,7 +76,7 @@ func startEmbedded(cfg Config, logger *slog.Logger) (*embedded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded OIDC issuer: %w", err)
 	}
-	srv, err := appsynclocal.Start(appsynclocal.Config{
+	srv, err := appsynclocal.StartContext(ctx, appsynclocal.Config{
 		DataDir:        dir,
 		Companies:      cfg.Companies,
 		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()},

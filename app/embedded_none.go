@@ -3,6 +3,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 
@@ -36,7 +37,7 @@ func checkEmbedded(c Config) error {
 type embedded struct{ URL string }
 
 // startEmbedded refuses, for a Config that did not go through ParseConfig.
-func startEmbedded(Config, *slog.Logger) (*embedded, error) {
+func startEmbedded(context.Context, Config, *slog.Logger) (*embedded, error) {
 	return nil, misconfigured(errNoEmbedded)
 }
 

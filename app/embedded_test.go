@@ -3,7 +3,9 @@
 package app
 
 import (
+	"context"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -67,5 +69,36 @@ func TestREADMEStatesTheCompaniesRange(t *testing.T) {
 	require.Equal(t, 1_000_000, appsynclocal.MaxCompanies, "update README's range with the code")
 	for _, row := range rows {
 		assert.Contains(t, row, "1 to 1,000,000", row)
+	}
+}
+
+// cancelAtBuild cancels when the log says a companies database build began,
+// as a SIGTERM to the server at that moment would.
+type cancelAtBuild struct{ cancel context.CancelFunc }
+
+func (h cancelAtBuild) Enabled(context.Context, slog.Level) bool { return true }
+func (h cancelAtBuild) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h cancelAtBuild) WithGroup(string) slog.Handler            { return h }
+func (h cancelAtBuild) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "building companies database" {
+		h.cancel()
+	}
+	return nil
+}
+
+func TestEmbeddedBuildStopsWhenTheServerIsStopped(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	emb, err := startEmbedded(ctx, Config{Embedded: true, DataDir: dir, Companies: 1_000_000}, slog.New(cancelAtBuild{cancel}))
+
+	require.Error(t, err)
+	assert.Nil(t, emb)
+	assert.Contains(t, err.Error(), "stopped")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.False(t, strings.HasPrefix(e.Name(), "companies-"), "%s left in the data dir", e.Name())
 	}
 }

@@ -69,7 +69,7 @@ func connect(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(s
 	b := &backendConn{endpoint: cfg.Endpoint}
 	authOpts := auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
 	if cfg.Embedded {
-		emb, err := startEmbedded(cfg, logger)
+		emb, err := startEmbedded(ctx, cfg, logger)
 		if err != nil {
 			return nil, err
 		}

@@ -76,6 +76,12 @@ type Backend struct {
 // New opens the data set cfg describes, building its database first when
 // there is none to reuse, and returns a backend ready to serve.
 func New(cfg Config) (*Backend, error) {
+	return NewContext(context.Background(), cfg)
+}
+
+// NewContext is New, stopping a database build soon after ctx is cancelled
+// (a million companies take about 30 s to build); the partial file is removed.
+func NewContext(ctx context.Context, cfg Config) (*Backend, error) {
 	if cfg.Companies == 0 {
 		cfg.Companies = DefaultCompanies
 	}
@@ -104,7 +110,7 @@ func New(cfg Config) (*Backend, error) {
 		}
 		cfg.DataDir, b.tempDir = dir, dir
 	}
-	s, err := store.Open(context.Background(), store.Options{
+	s, err := store.Open(ctx, store.Options{
 		Dir:       cfg.DataDir,
 		Companies: cfg.Companies,
 		Seed:      cfg.Seed,

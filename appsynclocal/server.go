@@ -22,11 +22,16 @@ type Server struct {
 
 // Start serves on addr ("127.0.0.1:0" for a free loopback port) until Close.
 func Start(cfg Config, addr string) (*Server, error) {
+	return StartContext(context.Background(), cfg, addr)
+}
+
+// StartContext is Start, with NewContext's cancellable database build.
+func StartContext(ctx context.Context, cfg Config, addr string) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", addr, err)
 	}
-	b, err := New(cfg)
+	b, err := NewContext(ctx, cfg)
 	if err != nil {
 		ln.Close()
 		return nil, err

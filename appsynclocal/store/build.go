@@ -71,10 +71,9 @@ CREATE VIRTUAL TABLE companies_fts USING fts5(
 );
 `
 
-// companiesIndexDDL runs after the bulk insert.
+// companiesIndexDDL runs after the bulk insert and mergeIndex.
 const companiesIndexDDL = `
 CREATE INDEX facts_facets ON facts (country, cat_mask, employees, founded);
-INSERT INTO companies_fts (companies_fts) VALUES ('optimize');
 INSERT INTO facet_combos SELECT country, cat_mask, count(*) FROM facts GROUP BY country, cat_mask;
 ANALYZE;
 `
@@ -173,26 +172,38 @@ func checkMeta(ctx context.Context, db *sql.DB, want map[string]string) (string,
 
 // buildCompanies writes the whole data set to a temporary file and renames it
 // into place, so an interrupted build never leaves a file that looks usable.
+// It logs its progress (a million companies take about 30 s), and stops
+// soon after ctx is cancelled: generation checks ctx between batches and
+// SQLite is interrupted mid-statement, then the temporary file is removed.
 func buildCompanies(ctx context.Context, path string, gen *dataset.Generator, meta map[string]string, log *slog.Logger) error {
 	start := time.Now()
 	log.Info("building companies database", "path", path, "companies", gen.Len())
 	tmp := fmt.Sprintf("%s.building-%d", path, os.Getpid())
 	os.Remove(tmp)
-	err := writeCompanies(ctx, tmp, gen, meta)
+	err := writeCompanies(ctx, tmp, gen, meta, log)
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
+		if ctx.Err() != nil {
+			log.Info("stopped building companies database; nothing was kept", "path", path,
+				"after", time.Since(start).Round(time.Millisecond).String())
+			return fmt.Errorf("building %s: stopped: %w", path, context.Cause(ctx))
+		}
 		return fmt.Errorf("building %s: %w", path, err)
 	}
 	log.Info("built companies database", "path", path, "companies", gen.Len(), "duration", time.Since(start).Round(time.Millisecond).String())
 	return nil
 }
 
+// progressEvery is how many companies the build inserts between two progress
+// lines: ten lines for a million, none for the default 20,000.
+var progressEvery = 100_000
+
 // writeCompanies fills a new database file. Durability pragmas are off: if
 // the process dies the file is simply not renamed into place.
-func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, meta map[string]string) error {
+func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, meta map[string]string, log *slog.Logger) error {
 	db, err := openDB(ctx, path, nil, "journal_mode(OFF)", "synchronous(OFF)",
 		"cache_size(-262144)", "temp_store(MEMORY)", "locking_mode(EXCLUSIVE)")
 	if err != nil {
@@ -203,8 +214,12 @@ func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, me
 	if _, err := db.ExecContext(ctx, companiesDDL); err != nil {
 		return fmt.Errorf("creating tables: %w", err)
 	}
-	if err := insertCompanies(ctx, db, gen); err != nil {
+	if err := insertCompanies(ctx, db, gen, log); err != nil {
 		return err
+	}
+	log.Info("indexing companies database", "companies", gen.Len())
+	if err := mergeIndex(ctx, db); err != nil {
+		return fmt.Errorf("merging the full-text index: %w", err)
 	}
 	if _, err := db.ExecContext(ctx, companiesIndexDDL); err != nil {
 		return fmt.Errorf("indexing: %w", err)
@@ -217,9 +232,43 @@ func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, me
 	return db.Close()
 }
 
+// mergePages is how many pages one step of mergeIndex writes: a fraction of
+// a second, so a cancelled build stops soon.
+const mergePages = 2000
+
+// mergeIndex merges the full-text index into one b-tree, as FTS5's
+// 'optimize' does, so queries read one list per word. 'optimize' is one
+// long command (seconds at a million companies) that SQLite cannot
+// interrupt, so this runs FTS5's incremental 'merge' in steps and checks
+// ctx between them. A negative page count puts every segment on one level
+// first, and usermerge=2 lets the last two be merged; FTS5 documents that a
+// step changing fewer than 2 rows (total_changes) had nothing left to do.
+// db must hold one connection, so total_changes counts this one's work.
+func mergeIndex(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `INSERT INTO companies_fts (companies_fts, rank) VALUES ('usermerge', 2)`); err != nil {
+		return err
+	}
+	for {
+		var before, after int64
+		if err := db.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO companies_fts (companies_fts, rank) VALUES ('merge', ?)`, -mergePages); err != nil {
+			return err
+		}
+		if err := db.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
+			return err
+		}
+		if after-before < 2 {
+			return nil
+		}
+	}
+}
+
 // insertCompanies generates companies on one goroutine while this one inserts
-// them, in one transaction with prepared multi-row statements.
-func insertCompanies(ctx context.Context, db *sql.DB, gen *dataset.Generator) error {
+// them, in one transaction with prepared multi-row statements, logging every
+// progressEvery companies.
+func insertCompanies(ctx context.Context, db *sql.DB, gen *dataset.Generator, log *slog.Logger) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan []dataset.Company, 8)
@@ -282,6 +331,7 @@ func insertCompanies(ctx context.Context, db *sql.DB, gen *dataset.Generator) er
 		return stmts[n], nil
 	}
 	args := make([]any, 0, insertBatch*companyColumns)
+	start, done := time.Now(), 0
 	for b := range batches {
 		ss, err := prepared(len(b)) // every batch but the last is full
 		if err != nil {
@@ -296,6 +346,11 @@ func insertCompanies(ctx context.Context, db *sql.DB, gen *dataset.Generator) er
 				return fmt.Errorf("inserting into %s: %w", strings.Fields(t.name)[0], err)
 			}
 		}
+		if done/progressEvery != (done+len(b))/progressEvery {
+			log.Info("building companies database", "inserted", done+len(b), "of", gen.Len(),
+				"elapsed", time.Since(start).Round(100*time.Millisecond).String())
+		}
+		done += len(b)
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -116,3 +116,59 @@ func mustSearch(t *testing.T, s *Store, q SearchQuery) *CompanyPage {
 	require.NoError(t, err)
 	return p
 }
+
+// cancelOnProgress cancels a build at its first progress line and keeps
+// every line logged.
+type cancelOnProgress struct {
+	cancel context.CancelFunc
+	lines  *bytes.Buffer
+}
+
+func (h cancelOnProgress) Enabled(context.Context, slog.Level) bool { return true }
+func (h cancelOnProgress) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h cancelOnProgress) WithGroup(string) slog.Handler            { return h }
+func (h cancelOnProgress) Handle(_ context.Context, r slog.Record) error {
+	fmt.Fprint(h.lines, r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		fmt.Fprintf(h.lines, " %s=%v", a.Key, a.Value)
+		if a.Key == "inserted" {
+			h.cancel()
+		}
+		return true
+	})
+	fmt.Fprintln(h.lines)
+	return nil
+}
+
+func TestBuildLogsProgressAndStopsWhenCancelled(t *testing.T) {
+	defer func(n int) { progressEvery = n }(progressEvery)
+	progressEvery = 10 * insertBatch
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var lines bytes.Buffer
+	_, err := Open(ctx, Options{Dir: dir, Companies: 5000, Seed: 1, Logger: slog.New(cancelOnProgress{cancel, &lines})})
+
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "stopped")
+	assert.Contains(t, lines.String(), "inserted=640 of=5000")
+	assert.NotContains(t, lines.String(), "inserted=1280", "no batch is inserted after the cancel")
+	assert.Contains(t, lines.String(), "stopped building companies database; nothing was kept")
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, left, "no database file, finished or partial, is left behind")
+}
+
+func TestBuildLogsProgressToTheEnd(t *testing.T) {
+	defer func(n int) { progressEvery = n }(progressEvery)
+	progressEvery = 16 * insertBatch
+
+	var logs bytes.Buffer
+	s, err := Open(context.Background(), Options{Dir: t.TempDir(), Companies: 2500, Seed: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	require.NoError(t, err)
+	s.Close()
+	for _, want := range []string{"inserted=1024 of=2500", "inserted=2048 of=2500", "indexing companies database", "built companies database"} {
+		assert.Contains(t, logs.String(), want)
+	}
+}

@@ -10,8 +10,11 @@
 // The first log line gives the endpoint and the API key; a copyable curl
 // follows. The API key and the OIDC issuer's address are kept in the data
 // directory and stay the same across restarts; each start writes them, with
-// the endpoint, to <data-dir>/appsync-local.env for scripts. The first start with a given size and seed builds the database
-// (about 1 s for 20,000 companies, 30 s for 1,000,000); later starts reuse it.
+// the endpoint, to <data-dir>/appsync-local.env for scripts. The first start
+// with a given size and seed builds the database (about 1 s for 20,000
+// companies, 30 s for 1,000,000, with a progress line every 100,000); later
+// starts reuse it. SIGINT or SIGTERM stops a build within moments and removes
+// its partial file.
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -34,7 +38,11 @@ import (
 var errUsage = errors.New("usage")
 
 func main() {
-	switch err := run(os.Args[1:]); {
+	// SIGINT or SIGTERM stops the server, or a database build under way
+	// (which then removes its partial file); a second one kills at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() { <-ctx.Done(); stop() }()
+	switch err := run(ctx, os.Args[1:], os.Stderr); {
 	case err == nil:
 	case errors.Is(err, errUsage):
 		os.Exit(2)
@@ -44,8 +52,10 @@ func main() {
 	}
 }
 
-func run(args []string) error {
+// run serves until ctx is done, logging to stderr.
+func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("appsync-local", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to serve on")
 	apiKey := fs.String("api-key", "", "API key callers must send in x-api-key (default: the one kept in the data dir, generated on the first start)")
 	dataDir := fs.String("data-dir", defaultDataDir(), "directory for the databases")
@@ -82,7 +92,7 @@ func run(args []string) error {
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if *companies < 1 || *companies > appsynclocal.MaxCompanies {
 		fmt.Fprintf(fs.Output(), "appsync-local: --companies: %d is out of range; give 1 to %d, e.g. --companies 20000\n", *companies, appsynclocal.MaxCompanies)
 		return errUsage
@@ -104,10 +114,8 @@ func run(args []string) error {
 	}
 	url := "http://" + ln.Addr().String() + "/graphql"
 	log.Info("appsync-local: POST GraphQL to "+url+" with header x-api-key", "url", url, "api_key", *apiKey)
-	fmt.Fprintf(os.Stderr, "  try: curl -H 'x-api-key: %s' -d '{\"query\":\"{ searchCompanies(keyword:\\\"robotics\\\"){ total items { name } } }\"}' %s\n", *apiKey, url)
+	fmt.Fprintf(stderr, "  try: curl -H 'x-api-key: %s' -d '{\"query\":\"{ searchCompanies(keyword:\\\"robotics\\\"){ total items { name } } }\"}' %s\n", *apiKey, url)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	env := map[string]string{"APPSYNC_ENDPOINT": url, "APPSYNC_API_KEY": *apiKey}
 	auths, stopAuth, err := authModes(ctx, log, *dataDir, *region, oidcUsers, iam, env)
 	if err != nil {
@@ -122,7 +130,7 @@ func run(args []string) error {
 	}
 	log.Info("settings for clients, kept across restarts of this data dir", "env_file", envPath)
 
-	b, err := appsynclocal.New(appsynclocal.Config{
+	b, err := appsynclocal.NewContext(ctx, appsynclocal.Config{
 		DataDir:        *dataDir,
 		Companies:      *companies,
 		Seed:           *seed,
@@ -133,6 +141,10 @@ func run(args []string) error {
 	})
 	if err != nil {
 		ln.Close()
+		if ctx.Err() != nil {
+			log.Info("stopped before the data set was ready")
+			return nil
+		}
 		return err
 	}
 	for _, f := range faults {

@@ -1,21 +1,25 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 )
 
 func TestFlags(t *testing.T) {
-	if err := run([]string{"--help"}); err != nil {
+	if err := run(context.Background(), []string{"--help"}, io.Discard); err != nil {
 		t.Errorf("--help: %v, want nil", err)
 	}
 	for _, args := range [][]string{{"--fault", "bogus"}, {"--companies", "many"}, {"--nope"}} {
-		if err := run(args); !errors.Is(err, errUsage) {
+		if err := run(context.Background(), args, io.Discard); !errors.Is(err, errUsage) {
 			t.Errorf("%v: %v, want the usage error", args, err)
 		}
 	}
@@ -48,7 +52,7 @@ func TestIAMFlag(t *testing.T) {
 // A size out of range is refused before anything starts, never replaced.
 func TestCompaniesOutOfRangeIsRefused(t *testing.T) {
 	for _, n := range []string{"0", "-1", "1000001"} {
-		if err := run([]string{"--companies", n, "--data-dir", t.TempDir(), "--listen", "127.0.0.1:0"}); !errors.Is(err, errUsage) {
+		if err := run(context.Background(), []string{"--companies", n, "--data-dir", t.TempDir(), "--listen", "127.0.0.1:0"}, io.Discard); !errors.Is(err, errUsage) {
 			t.Errorf("--companies %s: %v, want the usage error", n, err)
 		}
 	}
@@ -106,5 +110,50 @@ func TestClientSettingsAreKeptAcrossRestarts(t *testing.T) {
 	want := "APPSYNC_API_KEY=" + first + "\nOIDC_ISSUER=" + url + "\n"
 	if !strings.HasSuffix(string(b), want) {
 		t.Errorf("env file:\n%s\nwant it to end with:\n%s", b, want)
+	}
+}
+
+// stopAt cancels a run when its log says a database build has begun, as a
+// SIGTERM at that moment would, and keeps the log.
+type stopAt struct {
+	mu     sync.Mutex
+	log    bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *stopAt) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if bytes.Contains(p, []byte(`msg="building companies database"`)) {
+		w.cancel()
+	}
+	return w.log.Write(p)
+}
+
+func TestStopDuringTheDatabaseBuildKeepsNothing(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &stopAt{cancel: cancel}
+
+	err := run(ctx, []string{"--listen", "127.0.0.1:0", "--data-dir", dir, "--companies", "1000000"}, w)
+
+	if err != nil {
+		t.Fatalf("run: %v, want a clean stop", err)
+	}
+	log := w.log.String()
+	for _, want := range []string{"stopped building companies database; nothing was kept", "stopped before the data set was ready"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "companies-") {
+			t.Errorf("%s left in the data dir", e.Name())
+		}
 	}
 }
