@@ -37,6 +37,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, caller tools.Caller, l
 		Handler:      mcpHandler(s),
 		Logger:       logger,
 		Limit:        maxConcurrentCalls,
+		Bounded:      []string{string(mcp.MethodToolsCall), string(mcp.MethodResourcesRead)},
 		EndWithInput: []string{string(mcp.MethodSubscriptionsListen)},
 	}
 	pumpCtx, stopPump := context.WithCancel(ctx)

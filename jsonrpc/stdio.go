@@ -47,6 +47,10 @@ type Stdio struct {
 	Logger  *slog.Logger
 	// Limit bounds the requests served at once (DefaultLimit if 0).
 	Limit int
+	// Bounded names the methods Limit applies to (all when empty): the
+	// ones that reach the backend. Others (ping, the lists) never wait
+	// behind a slow call.
+	Bounded []string
 	// MaxOpen bounds the requests open at once (DefaultMaxOpen if 0): past
 	// it, reading pauses until one is answered.
 	MaxOpen int
@@ -188,12 +192,13 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 	s.wg.Add(1)
 	s.mu.Unlock()
 
-	longLived := slices.Contains(s.EndWithInput, f.Method)
+	unbounded := slices.Contains(s.EndWithInput, f.Method) ||
+		(len(s.Bounded) > 0 && !slices.Contains(s.Bounded, f.Method))
 	go func() {
 		defer s.wg.Done()
 		defer func() { <-room }()
 		defer cancel()
-		if !longLived {
+		if !unbounded {
 			select {
 			case s.slots <- struct{}{}:
 				defer func() { <-s.slots }()
@@ -201,6 +206,10 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 				s.finish(p, nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil})
 				return
 			}
+		}
+		if rctx.Err() != nil { // cancelled while it waited: select may still pick the slot
+			s.finish(p, nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil})
+			return
 		}
 		res, err := call(rctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 		s.finish(p, res, err)

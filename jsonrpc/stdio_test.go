@@ -313,9 +313,10 @@ func TestStdioPanicIsAPlainInternalError(t *testing.T) {
 func TestStdioBoundsConcurrency(t *testing.T) {
 	b := newBlocking()
 	h := start(t, &Stdio{Handler: b.serve, After: neverFires, Limit: 2})
-	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"a"}`, `{"jsonrpc":"2.0","id":2,"method":"b"}`, `{"jsonrpc":"2.0","id":3,"method":"c"}`)
+	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"a"}`, `{"jsonrpc":"2.0","id":2,"method":"b"}`)
 	recv(t, b.started, "a request to start")
 	recv(t, b.started, "a request to start")
+	h.send(t, `{"jsonrpc":"2.0","id":3,"method":"c"}`)
 	// The third waits for a slot; cancelling it frees it without running.
 	// A refused frame is answered by the read loop itself: once its answer
 	// is out, the cancellation before it was applied.
@@ -349,4 +350,16 @@ func TestMessageServesOneBodyWithItsIDExact(t *testing.T) {
 	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/x","params":[1]}`)), "a malformed notification: dropped")
 	assert.Len(t, notified, 1)
 	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)), "a response from the client: nothing to send")
+}
+
+func TestStdioServesUnboundedMethodsWhileSlotsAreFull(t *testing.T) {
+	b := newBlocking()
+	h := start(t, &Stdio{Handler: b.serve, After: neverFires, Limit: 1, Bounded: []string{"tools/call"}})
+	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`)
+	recv(t, b.started, "the call to start")
+	h.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call"}`, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Equal(t, "ping", recv(t, b.started, "the ping to start while the only slot is taken"))
+	close(b.release)
+	require.NoError(t, h.end(t))
+	assert.Len(t, h.out.all(), 3)
 }
