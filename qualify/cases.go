@@ -1,0 +1,596 @@
+package qualify
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// A case is one check, run Options.Repeat times. tools names the tools it
+// exercises over MCP, for the coverage line of the report.
+type caseDef struct {
+	name  string
+	tools []string
+	run   func(ctx context.Context, e *env, rep int) error
+}
+
+// The answers' shapes as the tools give them, reduced to what is compared.
+type (
+	mCompany struct {
+		ID            string   `json:"id"`
+		Name          string   `json:"name"`
+		Domain        string   `json:"domain"`
+		CountryCode   string   `json:"country_code"`
+		Categories    []string `json:"categories"`
+		EmployeeCount *int     `json:"employee_count"`
+		FoundedYear   *int     `json:"founded_year"`
+	}
+	mList struct {
+		Companies      []mCompany `json:"companies"`
+		Total          int        `json:"total"`
+		NextCursor     string     `json:"next_cursor"`
+		AppliedFilters []string   `json:"applied_filters"`
+		NotFound       []string   `json:"not_found"`
+	}
+	mCollection struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		ItemCount int    `json:"item_count"`
+	}
+	mCollections struct {
+		Collections []mCollection `json:"collections"`
+		Total       int           `json:"total"`
+	}
+	mItems struct {
+		Collection mCollection `json:"collection"`
+		Items      []struct {
+			// A summary record either nests the company or is it.
+			Company *mCompany `json:"company"`
+			ID      string    `json:"id"`
+		} `json:"items"`
+		Total      int    `json:"total"`
+		NextCursor string `json:"next_cursor"`
+	}
+	mWrite struct {
+		Collection     mCollection `json:"collection"`
+		Created        bool        `json:"created"`
+		Added          []string    `json:"added"`
+		AlreadyPresent []string    `json:"already_present"`
+		NotFound       []string    `json:"not_found"`
+	}
+	mJob struct {
+		Job struct {
+			ID        string   `json:"id"`
+			CompanyID string   `json:"company_id"`
+			Roles     []string `json:"roles"`
+		} `json:"job"`
+	}
+)
+
+// itemIDs are the company ids of a page of collection items.
+func (m mItems) itemIDs() []string {
+	ids := make([]string, len(m.Items))
+	for i, it := range m.Items {
+		if it.Company != nil {
+			ids[i] = it.Company.ID
+		} else {
+			ids[i] = it.ID
+		}
+	}
+	return ids
+}
+
+// missingID names no company, in any data set.
+const missingID = "cmp_qualify_no_such_company"
+
+// same fails when the MCP answer and the direct one differ on what.
+func same(what string, viaMCP, viaGraphQL any) error {
+	if reflect.DeepEqual(viaMCP, viaGraphQL) {
+		return nil
+	}
+	return fmt.Errorf("%s differs: MCP %v, GraphQL %v", what, viaMCP, viaGraphQL)
+}
+
+// compareList compares companies of a list answer on id, name and country.
+func compareList(m []mCompany, g []gCompany) error {
+	if len(m) != len(g) {
+		return fmt.Errorf("MCP returned %d companies, GraphQL %d", len(m), len(g))
+	}
+	for i := range m {
+		if err := same(fmt.Sprintf("company %d", i), [3]string{m[i].ID, m[i].Name, m[i].CountryCode}, [3]string{g[i].ID, g[i].Name, g[i].CountryCode}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareFull compares one profile on every field both carry.
+func compareFull(m mCompany, g gCompany) error {
+	if err := compareList([]mCompany{m}, []gCompany{g}); err != nil {
+		return err
+	}
+	if err := same("domain", m.Domain, g.Domain); err != nil {
+		return err
+	}
+	if err := same("categories", nonNil(m.Categories), nonNil(g.Categories)); err != nil {
+		return err
+	}
+	if err := same("employee_count", deref(m.EmployeeCount), deref(g.EmployeeCount)); err != nil {
+		return err
+	}
+	return same("founded_year", deref(m.FoundedYear), deref(g.FoundedYear))
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// refused checks that a call was refused with the class given.
+func refused(c call, class string) error {
+	if !c.res.IsError {
+		return fmt.Errorf("want a %s refusal, got a result", class)
+	}
+	if got := c.class(); got != class {
+		return fmt.Errorf("want class %s, got %q: %s", class, got, c.text())
+	}
+	return nil
+}
+
+// cases lists every check of the suite.
+func cases() []caseDef {
+	return []caseDef{
+		{"search_companies = searchCompanies", []string{"search_companies"}, caseSearch},
+		{"get_company = getCompany", []string{"get_company"}, caseGetCompany},
+		{"get_companies_batch = getCompanies", []string{"get_companies_batch"}, caseBatch},
+		{"ai_search = aiSearch", []string{"ai_search"}, caseAiSearch},
+		{"list_collections = listCollections", []string{"list_collections"}, caseListCollections},
+		{"get_collection_items = getCollectionItems", []string{"get_collection_items"}, caseItems},
+		{"create_collection = createCollection", []string{"create_collection"}, caseCreate},
+		{"add_to_collection = addToCollection", []string{"add_to_collection"}, caseAdd},
+		{"request_email_discovery = requestEmailDiscovery", []string{"request_email_discovery"}, caseEmail},
+		{"refusal: writes off → mutations_disabled", []string{"create_collection", "add_to_collection", "request_email_discovery"}, caseWritesOff},
+		{"refusal: bad arguments → invalid_arguments", []string{"search_companies", "get_company", "create_collection", "ai_search"}, caseBadArguments},
+		{"refusal: over the limit → rate_limited", []string{"get_company"}, caseRateLimited},
+		{"paging: search_companies visits total once each", []string{"search_companies"}, casePagingSearch},
+		{"paging: get_collection_items visits total once each", []string{"get_collection_items"}, casePagingItems},
+		{"round trip: search → get_company → create → add → items", []string{"search_companies", "get_company", "create_collection", "add_to_collection", "get_collection_items"}, caseRoundTrip},
+	}
+}
+
+func caseSearch(ctx context.Context, e *env, _ int) error {
+	c, err := e.call(ctx, e.ro, "search_companies", map[string]any{"country": e.fx.country.Code, "categories": []string{e.fx.category}, "limit": 5})
+	if err != nil {
+		return err
+	}
+	var m mList
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.search(ctx, "", []string{"countries;" + e.fx.country.Value, "categories;" + e.fx.category}, 5, "")
+	if err != nil {
+		return err
+	}
+	if err := same("total", m.Total, g.Total); err != nil {
+		return err
+	}
+	return compareList(m.Companies, g.Items)
+}
+
+func caseGetCompany(ctx context.Context, e *env, rep int) error {
+	id := e.fx.ids[rep%len(e.fx.ids)]
+	c, err := e.call(ctx, e.ro, "get_company", map[string]any{"id": id})
+	if err != nil {
+		return err
+	}
+	var m struct {
+		Company mCompany `json:"company"`
+	}
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.company(ctx, id)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return fmt.Errorf("getCompany(%s) found nothing", id)
+	}
+	return compareFull(m.Company, *g)
+}
+
+func caseBatch(ctx context.Context, e *env, _ int) error {
+	ids := append(slices.Clone(e.fx.ids[:3]), missingID)
+	c, err := e.call(ctx, e.ro, "get_companies_batch", map[string]any{"ids": ids})
+	if err != nil {
+		return err
+	}
+	var m mList
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.companies(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var found []gCompany
+	var missing []string
+	for i, gc := range g {
+		if gc == nil {
+			missing = append(missing, ids[i])
+		} else {
+			found = append(found, *gc)
+		}
+	}
+	if err := same("not_found", nonNil(m.NotFound), nonNil(missing)); err != nil {
+		return err
+	}
+	return compareList(m.Companies, found)
+}
+
+func caseAiSearch(ctx context.Context, e *env, _ int) error {
+	q := fmt.Sprintf("%s companies in %s", e.fx.category, e.fx.country.Value)
+	c, err := e.call(ctx, e.ro, "ai_search", map[string]any{"query": q, "limit": 5})
+	if err != nil {
+		return err
+	}
+	var m mList
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.aiSearch(ctx, q, 5)
+	if err != nil {
+		return err
+	}
+	if err := same("total", m.Total, g.Total); err != nil {
+		return err
+	}
+	if err := same("applied_filters", nonNil(m.AppliedFilters), nonNil(g.AppliedFilters)); err != nil {
+		return err
+	}
+	return compareList(m.Companies, g.Items)
+}
+
+func caseListCollections(ctx context.Context, e *env, _ int) error {
+	c, err := e.call(ctx, e.ro, "list_collections", map[string]any{"limit": 100})
+	if err != nil {
+		return err
+	}
+	var m mCollections
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.collections(ctx, 100)
+	if err != nil {
+		return err
+	}
+	if err := same("total", m.Total, g.Total); err != nil {
+		return err
+	}
+	gc := make([]mCollection, len(g.Items))
+	for i, it := range g.Items {
+		gc[i] = mCollection(it)
+	}
+	return same("collections", m.Collections, gc)
+}
+
+func caseItems(ctx context.Context, e *env, _ int) error {
+	c, err := e.call(ctx, e.ro, "get_collection_items", map[string]any{"collection_id": e.fx.collection, "limit": 100})
+	if err != nil {
+		return err
+	}
+	var m mItems
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.items(ctx, e.fx.collection, 100)
+	if err != nil {
+		return err
+	}
+	if err := same("collection", m.Collection, mCollection(g.Collection)); err != nil {
+		return err
+	}
+	if err := same("total", m.Total, g.Total); err != nil {
+		return err
+	}
+	gids := make([]string, len(g.Items))
+	for i, it := range g.Items {
+		gids[i] = it.Company.ID
+	}
+	return same("item ids", m.itemIDs(), gids)
+}
+
+// caseCreate creates a collection over MCP, then asks the backend to create
+// the same name: it must answer with that collection, already existing.
+func caseCreate(ctx context.Context, e *env, rep int) error {
+	name := fmt.Sprintf("qualify %s create %d", e.runID, rep)
+	c, err := e.call(ctx, e.rw, "create_collection", map[string]any{"name": name})
+	if err != nil {
+		return err
+	}
+	var m mWrite
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	if !m.Created {
+		return fmt.Errorf("create_collection %q: created false for a new name", name)
+	}
+	g, err := e.d.createCollection(ctx, name)
+	if err != nil {
+		return err
+	}
+	if g.Created {
+		return fmt.Errorf("createCollection %q created a second collection after create_collection", name)
+	}
+	return same("collection", m.Collection, mCollection(g.Collection))
+}
+
+// caseAdd adds over MCP, then the same ids directly: what MCP added is
+// already present, what it did not find is still not found.
+func caseAdd(ctx context.Context, e *env, rep int) error {
+	g0, err := e.d.createCollection(ctx, fmt.Sprintf("qualify %s add %d", e.runID, rep))
+	if err != nil {
+		return err
+	}
+	ids := append(slices.Clone(e.fx.ids[:2]), missingID)
+	c, err := e.call(ctx, e.rw, "add_to_collection", map[string]any{"collection_id": g0.Collection.ID, "company_ids": ids})
+	if err != nil {
+		return err
+	}
+	var m mWrite
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.add(ctx, g0.Collection.ID, ids)
+	if err != nil {
+		return err
+	}
+	if err := same("added (MCP) = already present (GraphQL after)", sorted(m.Added), sorted(g.AlreadyPresent)); err != nil {
+		return err
+	}
+	if err := same("not_found", sorted(m.NotFound), sorted(g.NotFound)); err != nil {
+		return err
+	}
+	return same("collection", m.Collection, mCollection(g.Collection))
+}
+
+func caseEmail(ctx context.Context, e *env, rep int) error {
+	id := e.fx.ids[rep%len(e.fx.ids)]
+	roles := []string{"CEO"}
+	c, err := e.call(ctx, e.rw, "request_email_discovery", map[string]any{"company_id": id, "roles": roles})
+	if err != nil {
+		return err
+	}
+	var m mJob
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	g, err := e.d.emailDiscovery(ctx, id, roles)
+	if err != nil {
+		return err
+	}
+	if m.Job.ID == "" || m.Job.ID == g.ID {
+		return fmt.Errorf("job ids: MCP %q, GraphQL %q; want two distinct jobs", m.Job.ID, g.ID)
+	}
+	return same("company and roles", [2]any{m.Job.CompanyID, m.Job.Roles}, [2]any{g.CompanyID, g.Roles})
+}
+
+func caseWritesOff(ctx context.Context, e *env, _ int) error {
+	calls := map[string]map[string]any{
+		"create_collection":       {"name": "qualify never written"},
+		"add_to_collection":       {"collection_id": e.fx.collection, "company_ids": []string{e.fx.ids[0]}},
+		"request_email_discovery": {"company_id": e.fx.ids[0]},
+	}
+	before, err := e.d.items(ctx, e.fx.collection, 1)
+	if err != nil {
+		return err
+	}
+	for _, tool := range []string{"create_collection", "add_to_collection", "request_email_discovery"} {
+		c, err := e.call(ctx, e.ro, tool, calls[tool])
+		if err != nil {
+			return err
+		}
+		if err := refused(c, "mutations_disabled"); err != nil {
+			return fmt.Errorf("%s: %w", tool, err)
+		}
+	}
+	after, err := e.d.items(ctx, e.fx.collection, 1)
+	if err != nil {
+		return err
+	}
+	return same("collection size after refused writes", after.Total, before.Total)
+}
+
+func caseBadArguments(ctx context.Context, e *env, _ int) error {
+	bad := []struct {
+		srv  *mcpServer
+		tool string
+		args map[string]any
+	}{
+		{e.ro, "search_companies", map[string]any{"query": "software", "limit": 1000}},
+		{e.ro, "search_companies", map[string]any{"country": "Atlantis"}},
+		{e.ro, "get_company", map[string]any{}},
+		{e.ro, "ai_search", map[string]any{"query": strings.Repeat("x", 5000)}},
+		{e.rw, "create_collection", map[string]any{"name": ""}},
+	}
+	for _, b := range bad {
+		c, err := e.call(ctx, b.srv, b.tool, b.args)
+		if err != nil {
+			return err
+		}
+		if err := refused(c, "invalid_arguments"); err != nil {
+			return fmt.Errorf("%s %v: %w", b.tool, b.args, err)
+		}
+	}
+	return nil
+}
+
+// caseRateLimited runs a server allowing one get_company an hour: the
+// first call answers, the second is refused.
+func caseRateLimited(ctx context.Context, e *env, _ int) error {
+	s, err := e.start(ctx, "limited", "--rate-limit", "get_company=1/h")
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	args := map[string]any{"id": e.fx.ids[0]}
+	c, err := e.call(ctx, s, "get_company", args)
+	if err != nil {
+		return err
+	}
+	if c.res.IsError {
+		return fmt.Errorf("first call refused: %s", c.text())
+	}
+	c, err = e.call(ctx, s, "get_company", args)
+	if err != nil {
+		return err
+	}
+	return refused(c, "rate_limited")
+}
+
+// casePagingSearch follows next_cursor over a query with a modest total.
+func casePagingSearch(ctx context.Context, e *env, _ int) error {
+	args := map[string]any{"country": e.fx.paging.Code, "limit": 7}
+	seen := map[string]bool{}
+	total := -1
+	for page := 0; ; page++ {
+		if page > 100 {
+			return fmt.Errorf("more than 100 pages for a total of %d", total)
+		}
+		c, err := e.call(ctx, e.ro, "search_companies", args)
+		if err != nil {
+			return err
+		}
+		var m mList
+		if err := c.decode(&m); err != nil {
+			return fmt.Errorf("page %d: %w", page, err)
+		}
+		if total >= 0 && m.Total != total {
+			return fmt.Errorf("page %d: total changed from %d to %d", page, total, m.Total)
+		}
+		total = m.Total
+		for _, co := range m.Companies {
+			if seen[co.ID] {
+				return fmt.Errorf("page %d: %s seen twice", page, co.ID)
+			}
+			seen[co.ID] = true
+		}
+		if m.NextCursor == "" {
+			break
+		}
+		args["cursor"] = m.NextCursor
+	}
+	if len(seen) != total {
+		return fmt.Errorf("visited %d companies, total says %d", len(seen), total)
+	}
+	g, err := e.d.search(ctx, "", []string{"countries;" + e.fx.paging.Value}, 1, "")
+	if err != nil {
+		return err
+	}
+	return same("total", total, g.Total)
+}
+
+// casePagingItems pages through the fixture collection three at a time.
+func casePagingItems(ctx context.Context, e *env, _ int) error {
+	args := map[string]any{"collection_id": e.fx.collection, "limit": 3}
+	var ids []string
+	total := -1
+	for page := 0; page < 100; page++ {
+		c, err := e.call(ctx, e.ro, "get_collection_items", args)
+		if err != nil {
+			return err
+		}
+		var m mItems
+		if err := c.decode(&m); err != nil {
+			return fmt.Errorf("page %d: %w", page, err)
+		}
+		total = m.Total
+		ids = append(ids, m.itemIDs()...)
+		if m.NextCursor == "" {
+			break
+		}
+		args["cursor"] = m.NextCursor
+	}
+	if err := same("items visited", len(ids), total); err != nil {
+		return err
+	}
+	if len(slices.Compact(sorted(ids))) != len(ids) {
+		return fmt.Errorf("an item was visited twice: %v", ids)
+	}
+	return same("items visited", sorted(ids), sorted(e.fx.itemIDs))
+}
+
+// caseRoundTrip is an agent's path through the tools, each answer feeding
+// the next request.
+func caseRoundTrip(ctx context.Context, e *env, rep int) error {
+	c, err := e.call(ctx, e.rw, "search_companies", map[string]any{"country": e.fx.country.Code, "limit": 3})
+	if err != nil {
+		return err
+	}
+	var found mList
+	if err := c.decode(&found); err != nil {
+		return err
+	}
+	if len(found.Companies) == 0 {
+		return fmt.Errorf("search found nothing in %s", e.fx.country.Value)
+	}
+	id := found.Companies[0].ID
+	if c, err = e.call(ctx, e.rw, "get_company", map[string]any{"id": id}); err != nil {
+		return err
+	}
+	var profile struct {
+		Company mCompany `json:"company"`
+	}
+	if err := c.decode(&profile); err != nil {
+		return err
+	}
+	if profile.Company.ID != id {
+		return fmt.Errorf("get_company(%s) answered %s", id, profile.Company.ID)
+	}
+	name := fmt.Sprintf("qualify %s round trip %d", e.runID, rep)
+	if c, err = e.call(ctx, e.rw, "create_collection", map[string]any{"name": name}); err != nil {
+		return err
+	}
+	var created mWrite
+	if err := c.decode(&created); err != nil {
+		return err
+	}
+	if c, err = e.call(ctx, e.rw, "add_to_collection", map[string]any{"collection_id": created.Collection.ID, "company_ids": []string{id}}); err != nil {
+		return err
+	}
+	var added mWrite
+	if err := c.decode(&added); err != nil {
+		return err
+	}
+	if err := same("added", added.Added, []string{id}); err != nil {
+		return err
+	}
+	if c, err = e.call(ctx, e.rw, "get_collection_items", map[string]any{"collection_id": created.Collection.ID}); err != nil {
+		return err
+	}
+	var items mItems
+	if err := c.decode(&items); err != nil {
+		return err
+	}
+	if err := same("items", items.itemIDs(), []string{id}); err != nil {
+		return err
+	}
+	return same("total", items.Total, 1)
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(nonNil(s))
+	slices.Sort(s)
+	return s
+}
