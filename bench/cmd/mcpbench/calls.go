@@ -208,6 +208,10 @@ type series struct {
 	cpu   time.Duration   // CPU time of target.pid during the target's blocks
 	wall  time.Duration   // wall time of the target's blocks
 	calls int
+	// blocks is the median latency of each block, in round order, so that
+	// targets can be compared round by round: a ratio taken within one round
+	// is measured side by side, whatever the machine did between rounds.
+	blocks []time.Duration
 }
 
 // runRounds makes total calls per target with conc concurrent callers, split
@@ -252,6 +256,7 @@ func runBlock(ctx context.Context, t *target, s *series, conc, n int) error {
 		wg       sync.WaitGroup
 		firstErr error
 	)
+	first := len(s.lat)
 	start := time.Now()
 	for w := range conc {
 		calls := n / conc
@@ -286,6 +291,7 @@ func runBlock(ctx context.Context, t *target, s *series, conc, n int) error {
 	if firstErr != nil {
 		return firstErr
 	}
+	s.blocks = append(s.blocks, summarize(s.lat[first:]).P50)
 	s.calls += n
 	if t.pid != 0 {
 		cpu1, err := cpuTime(t.pid)

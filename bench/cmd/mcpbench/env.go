@@ -27,7 +27,12 @@ const defaultCompanies = 20000
 // node, the peer, and the running backends.
 type environment struct {
 	tmp       string
-	serverBin string
+	serverBin string // the default build: --embedded needs it
+	// releaseBin is the build README says to ship (-trimpath -tags
+	// noembedded), measured against a running backend; serverBin when
+	// -server-bin was given.
+	releaseBin string
+	floorBin   string
 	node      string
 	npx       string // "" when npx is not installed: its start row is skipped
 	peerDir   string
@@ -90,6 +95,19 @@ func newEnvironment(ctx context.Context, cfg config, tmp string) (env *environme
 		if err := goBuild(ctx, env.serverBin, "./cmd/server"); err != nil {
 			return nil, err
 		}
+		logf("building ./cmd/server for release (-trimpath -tags noembedded)")
+		env.releaseBin = filepath.Join(tmp, "mcp-server-release")
+		if err := goBuild(ctx, env.releaseBin, "./cmd/server", "-trimpath", "-tags", "noembedded"); err != nil {
+			return nil, err
+		}
+	}
+	if env.releaseBin == "" {
+		env.releaseBin = env.serverBin
+	}
+	logf("building ./bench/cmd/floor")
+	env.floorBin = filepath.Join(tmp, "floor")
+	if err := goBuild(ctx, env.floorBin, "./bench/cmd/floor"); err != nil {
+		return nil, err
 	}
 	logf("building ./cmd/appsync-local")
 	backendBin := filepath.Join(tmp, "appsync-local")
@@ -134,11 +152,12 @@ func (env *environment) startBackend(ctx context.Context, bin, dataDir string, c
 	return b, nil
 }
 
-// goBuild compiles a command of this module.
-func goBuild(ctx context.Context, out, pkg string) error {
+// goBuild compiles a command of this module, with flags before the package.
+func goBuild(ctx context.Context, out, pkg string, flags ...string) error {
 	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, pkg)
+	args := append(append([]string{"build", "-o", out}, flags...), pkg)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
 	}
@@ -151,12 +170,13 @@ func (env *environment) stop() {
 	env.big.stop()
 }
 
-// ourServer is our MCP server against the running 20,000-company backend,
-// with the API key from the environment, as an operator would configure it.
+// ourServer is our MCP server, the release build, against the running
+// 20,000-company backend, with the API key from the environment, as an
+// operator would configure it.
 func (env *environment) ourServer() server {
 	return server{
 		name: "mcp-server",
-		bin:  env.serverBin,
+		bin:  env.releaseBin,
 		args: []string{"--endpoint", env.small.url},
 		env:  append(env.baseEnv[:len(env.baseEnv):len(env.baseEnv)], "APPSYNC_API_KEY="+env.apiKey),
 	}
@@ -190,4 +210,15 @@ func (env *environment) peerNode() server {
 // (--offline: npx must not reach the registry).
 func (env *environment) peerNpx() server {
 	return server{name: "mcp-graphql via npx", dir: env.peerDir, bin: env.npx, args: []string{"--offline", "mcp-graphql"}, env: env.peerEnv()}
+}
+
+// floor is bench/cmd/floor against the running 20,000-company backend,
+// posting exactly the request the direct path posts.
+func (env *environment) floor() server {
+	return server{
+		name: nameFloor,
+		bin:  env.floorBin,
+		env: append(env.baseEnv[:len(env.baseEnv):len(env.baseEnv)],
+			"FLOOR_ENDPOINT="+env.small.url, "FLOOR_API_KEY="+env.apiKey, "FLOOR_BODY="+string(searchBody(searchVars))),
+	}
 }

@@ -15,6 +15,9 @@ const (
 	nameDirect = "direct GraphQL (net/http)"
 	nameOurs   = "mcp-server"
 	namePeer   = "mcp-graphql"
+	// nameFloor is bench/cmd/floor: one mcp-go tool posting the same fixed
+	// request, the least any Go MCP forwarder can cost.
+	nameFloor = "floor (bench/cmd/floor)"
 )
 
 // results is everything one run measured.
@@ -44,6 +47,7 @@ type callResult struct {
 	// server's own, or for the direct calls the backend's.
 	cpuPerCall time.Duration
 	throughput float64 // calls per second of wall time
+	blocks     []time.Duration // median of each round's block, in round order
 }
 
 // memResult is an MCP server's memory after start and after calls.
@@ -57,6 +61,7 @@ type memResult struct {
 type startResult struct {
 	name, how string
 	lat       dist
+	runs      []time.Duration // in the order taken: run i of every starter is in the same turn
 	rss       int64 // median VmRSS at the first tools/list answer, bytes
 	hasMem    bool
 }
@@ -83,6 +88,11 @@ func measureCalls(ctx context.Context, env *environment, cfg config, res *result
 		return err
 	}
 	defer peer.close()
+	floor, _, err := open(ctx, env.floor())
+	if err != nil {
+		return err
+	}
+	defer floor.close()
 	oursStart, err := readMemory(ours.pid())
 	if err != nil {
 		return err
@@ -98,7 +108,7 @@ func measureCalls(ctx context.Context, env *environment, cfg config, res *result
 	}
 	d := newDirect(env.small.url, env.apiKey, 8)
 	body := searchBody(searchVars)
-	if err := checkSame(ctx, d, body, ours, peer, peerQuery); err != nil {
+	if err := checkSame(ctx, d, body, ours, peer, floor, peerQuery); err != nil {
 		return err
 	}
 
@@ -113,6 +123,10 @@ func measureCalls(ctx context.Context, env *environment, cfg config, res *result
 		}},
 		{name: namePeer, pid: peer.pid(), call: func(ctx context.Context) error {
 			_, err := peer.callTool(ctx, "query-graphql", map[string]any{"query": peerQuery})
+			return err
+		}},
+		{name: nameFloor, pid: floor.pid(), call: func(ctx context.Context) error {
+			_, err := floor.callTool(ctx, "search", nil)
 			return err
 		}},
 	}
@@ -140,7 +154,7 @@ func measureCalls(ctx context.Context, env *environment, cfg config, res *result
 	// timed ones were fewer.
 	if more := cfg.memCalls - made; more > 0 {
 		logf("  %d more calls per MCP server before reading memory", more)
-		if _, err := runRounds(ctx, targets[1:], 1, more, 1); err != nil {
+		if _, err := runRounds(ctx, targets[1:3], 1, more, 1); err != nil {
 			return err
 		}
 		made += more
@@ -203,6 +217,7 @@ func collect(targets []*target, got map[*target]*series, conc int) []callResult 
 			lat:        summarize(s.lat),
 			cpuPerCall: s.cpu / time.Duration(max(s.calls, 1)),
 			throughput: float64(s.calls) / s.wall.Seconds(),
+			blocks:     s.blocks,
 		})
 	}
 	return out
@@ -211,7 +226,7 @@ func collect(targets []*target, got map[*target]*series, conc int) []callResult 
 // checkSame makes the call once on each path and fails unless all three
 // answer the same companies in the same order: the comparison is only fair
 // if they do the same work.
-func checkSame(ctx context.Context, d *direct, body []byte, ours, peer *session, peerQuery string) error {
+func checkSame(ctx context.Context, d *direct, body []byte, ours, peer, floor *session, peerQuery string) error {
 	raw, err := d.post(ctx, body)
 	if err != nil {
 		return err
@@ -244,6 +259,15 @@ func checkSame(ctx context.Context, d *direct, body []byte, ours, peer *session,
 	if !sameIDs(want, got) {
 		return fmt.Errorf("%s answered other companies than the direct call:\n direct: %s\n %s: %s", namePeer, want, namePeer, got)
 	}
+	if res, err = floor.callTool(ctx, "search", nil); err != nil {
+		return err
+	}
+	if got, err = pageFromGraphQL([]byte(resultText(res))); err != nil {
+		return err
+	}
+	if !sameIDs(want, got) {
+		return fmt.Errorf("%s answered other companies than the direct call:\n direct: %s\n %s: %s", nameFloor, want, nameFloor, got)
+	}
 	return nil
 }
 
@@ -270,7 +294,8 @@ func measureStarts(ctx context.Context, env *environment, cfg config, res *resul
 		return func(int) (server, func(), error) { return s, nil, nil }
 	}
 	starters := []*starter{
-		{name: nameOurs, how: "--endpoint, appsync-local already running", count: cfg.starts, hasMem: true, server: fixed(env.ourServer())},
+		{name: nameFloor, how: "one mcp-go tool, same backend", count: cfg.starts, hasMem: true, server: fixed(env.floor())},
+		{name: nameOurs, how: "release build, --endpoint, appsync-local already running", count: cfg.starts, hasMem: true, server: fixed(env.ourServer())},
 		{name: namePeer, how: "node dist/index.js, same backend", count: cfg.starts, hasMem: true, server: fixed(env.peerNode())},
 		{name: nameOurs, how: "--embedded, data on disk", count: cfg.warmStarts, hasMem: true, server: fixed(env.embedded(warmDir))},
 		{name: nameOurs, how: "--embedded, first start (empty data dir: builds the 20,000-company database)", count: cfg.firstStarts, hasMem: true,
@@ -333,7 +358,7 @@ func measureStarts(ctx context.Context, env *environment, cfg config, res *resul
 		if st.count == 0 {
 			continue
 		}
-		res.starts = append(res.starts, startResult{name: st.name, how: st.how, lat: summarize(st.lat), rss: median(st.rss), hasMem: st.hasMem})
+		res.starts = append(res.starts, startResult{name: st.name, how: st.how, lat: summarize(st.lat), runs: st.lat, rss: median(st.rss), hasMem: st.hasMem})
 	}
 	return nil
 }

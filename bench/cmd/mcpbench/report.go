@@ -42,6 +42,12 @@ func writeReport(out io.Writer, r *results) error {
 		p("")
 	}
 
+	if c.maxLoad <= 0 {
+		p("**The driver did not wait for a quiet machine (`-max-load 0`).** Figures from a busy machine are only comparable side by side: read the ratios, which were taken within the same rounds, rather than the absolute times.")
+		p("")
+	}
+	floorTable(p, r)
+
 	calls := map[string]callResult{}
 	for _, cr := range r.calls {
 		calls[fmt.Sprintf("%s/%d", cr.name, cr.conc)] = cr
@@ -213,4 +219,62 @@ func thousands(n int) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// floorTable compares mcp-server with the floor (bench/cmd/floor) as
+// ratios taken side by side: for cold start, the median of the ratios of
+// starts taken in the same turn; for a call, each server's p50 over the
+// direct call's p50 in the same round, then mcp-server's ratio over the
+// floor's, the median over rounds.
+func floorTable(p func(string, ...any), r *results) {
+	var ours, floor *startResult
+	for i := range r.starts {
+		s := &r.starts[i]
+		if s.name == nameOurs && ours == nil {
+			ours = s
+		}
+		if s.name == nameFloor && floor == nil {
+			floor = s
+		}
+	}
+	if ours == nil || floor == nil {
+		return
+	}
+	p("## Against the floor")
+	p("")
+	p("The floor is `bench/cmd/floor`: one mcp-go stdio tool that posts the same fixed GraphQL request, against the same backend, measured in the same rounds as mcp-server. Each ratio is the median of ratios taken side by side (same turn, same round), so a busy machine moves both sides.")
+	p("")
+	p("| | floor | mcp-server | mcp-server ÷ floor (median of paired ratios) | ratio of the medians | target |")
+	p("| --- | --- | --- | --- | --- | --- |")
+	p("| cold start to the first tools/list answer (median of %d) | %s | %s | ×%.2f | ×%.2f | ≤ ×1.50 |", ours.lat.N,
+		ms(floor.lat.P50), ms(ours.lat.P50), pairedRatio(ours.runs, floor.runs), ratio(ours.lat.P50, floor.lat.P50))
+	for _, conc := range []int{1, 8} {
+		var d, o, f *callResult
+		for i := range r.calls {
+			cr := &r.calls[i]
+			if cr.conc != conc {
+				continue
+			}
+			switch cr.name {
+			case nameDirect:
+				d = cr
+			case nameOurs:
+				o = cr
+			case nameFloor:
+				f = cr
+			}
+		}
+		if d == nil || o == nil || f == nil {
+			continue
+		}
+		target := "≤ ×1.10"
+		if conc > 1 {
+			target = "—"
+		}
+		p("| one call at %d caller(s), p50 ÷ direct p50 (direct: %s) | ×%.2f | ×%.2f | ×%.2f | ×%.2f | %s |", conc, ms(d.lat.P50),
+			pairedRatio(f.blocks, d.blocks), pairedRatio(o.blocks, d.blocks),
+			pairedRatio(ratios(o.blocks, d.blocks), ratios(f.blocks, d.blocks)),
+			ratio(o.lat.P50, d.lat.P50)/ratio(f.lat.P50, d.lat.P50), target)
+	}
+	p("")
 }

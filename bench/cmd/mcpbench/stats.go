@@ -60,3 +60,27 @@ func median(v []int64) int64 {
 	slices.Sort(s)
 	return s[(len(s)+1)/2-1]
 }
+
+// ratios divides a by b element by element (a[i] / b[i]), over the pairs
+// both have.
+func ratios[T time.Duration | float64](a, b []T) []float64 {
+	n := min(len(a), len(b))
+	out := make([]float64, 0, n)
+	for i := range n {
+		if b[i] != 0 {
+			out = append(out, float64(a[i])/float64(b[i]))
+		}
+	}
+	return out
+}
+
+// pairedRatio is the median of a[i] / b[i]: the ratio of measurements taken
+// side by side, robust to drift between pairs.
+func pairedRatio[T time.Duration | float64](a, b []T) float64 {
+	r := ratios(a, b)
+	if len(r) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(r)
+	return r[(len(r)-1)/2]
+}
