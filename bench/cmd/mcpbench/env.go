@@ -33,15 +33,15 @@ type environment struct {
 	// -server-bin was given.
 	releaseBin string
 	floorBin   string
-	node      string
-	npx       string // "" when npx is not installed: its start row is skipped
-	peerDir   string
-	peerMain  string
-	apiKey    string
-	baseEnv   []string // the environment of every child: nothing else leaks in
-	small     *backend // defaultCompanies
-	big       *backend // cfg.bigCompanies; nil when skipped
-	builds    []buildRecord
+	node       string
+	npx        string // "" when npx is not installed: its start row is skipped
+	peerDir    string
+	peerMain   string
+	apiKey     string
+	baseEnv    []string // the environment of every child: nothing else leaks in
+	small      *backend // defaultCompanies
+	big        *backend // cfg.bigCompanies; nil when skipped
+	builds     []buildRecord
 }
 
 // buildRecord is how long a backend database took to build, kept beside the

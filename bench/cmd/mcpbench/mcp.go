@@ -134,7 +134,8 @@ func resultText(res *mcp.CallToolResult) string {
 // startSample is one measured start of a server.
 type startSample struct {
 	elapsed time.Duration
-	mem     memory // of the spawned process at its first tools/list answer
+	mem     memory        // of the spawned process at its first tools/list answer
+	cpu     time.Duration // its user+system CPU time by then: what the start cost, whatever else the machine was doing
 }
 
 // measureStart starts srv, waits for the first tools/list answer, reads the
@@ -149,5 +150,9 @@ func measureStart(ctx context.Context, srv server) (startSample, error) {
 	if err != nil {
 		return startSample{}, fmt.Errorf("%s: %w", srv.name, err)
 	}
-	return startSample{elapsed: elapsed, mem: mem}, nil
+	cpu, err := runTime(s.pid())
+	if err != nil {
+		return startSample{}, fmt.Errorf("%s: %w", srv.name, err)
+	}
+	return startSample{elapsed: elapsed, mem: mem, cpu: cpu}, nil
 }

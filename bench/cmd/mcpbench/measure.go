@@ -46,7 +46,7 @@ type callResult struct {
 	// cpuPerCall is the CPU time of the target's process per call: the MCP
 	// server's own, or for the direct calls the backend's.
 	cpuPerCall time.Duration
-	throughput float64 // calls per second of wall time
+	throughput float64         // calls per second of wall time
 	blocks     []time.Duration // median of each round's block, in round order
 }
 
@@ -62,7 +62,8 @@ type startResult struct {
 	name, how string
 	lat       dist
 	runs      []time.Duration // in the order taken: run i of every starter is in the same turn
-	rss       int64 // median VmRSS at the first tools/list answer, bytes
+	cpu       []time.Duration // CPU time of each run by its first tools/list answer
+	rss       int64           // median VmRSS at the first tools/list answer, bytes
 	hasMem    bool
 }
 
@@ -280,6 +281,7 @@ type starter struct {
 	// after it.
 	server func(i int) (server, func(), error)
 	lat    []time.Duration
+	cpu    []time.Duration
 	rss    []int64
 }
 
@@ -351,6 +353,7 @@ func measureStarts(ctx context.Context, env *environment, cfg config, res *resul
 				return err
 			}
 			st.lat = append(st.lat, s.elapsed)
+			st.cpu = append(st.cpu, s.cpu)
 			st.rss = append(st.rss, s.mem.RSS)
 		}
 	}
@@ -358,7 +361,7 @@ func measureStarts(ctx context.Context, env *environment, cfg config, res *resul
 		if st.count == 0 {
 			continue
 		}
-		res.starts = append(res.starts, startResult{name: st.name, how: st.how, lat: summarize(st.lat), runs: st.lat, rss: median(st.rss), hasMem: st.hasMem})
+		res.starts = append(res.starts, startResult{name: st.name, how: st.how, lat: summarize(st.lat), runs: st.lat, cpu: st.cpu, rss: median(st.rss), hasMem: st.hasMem})
 	}
 	return nil
 }

@@ -307,3 +307,31 @@ func parseStatusMemory(status string) (memory, error) {
 	}
 	return m, nil
 }
+
+// runTime is the time every thread of pid has spent on a CPU so far, from
+// /proc/<pid>/task/*/schedstat, in nanoseconds: /proc/<pid>/stat counts in
+// clock ticks (10 ms), too coarse for a start that takes a few of them.
+// Threads that have already exited are not counted.
+func runTime(pid int) (time.Duration, error) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0, err
+	}
+	var total time.Duration
+	for _, t := range tasks {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			continue // the thread exited meanwhile
+		}
+		f := strings.Fields(string(raw))
+		if len(f) == 0 {
+			continue
+		}
+		ns, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("schedstat of %d/%s: %w", pid, t.Name(), err)
+		}
+		total += time.Duration(ns)
+	}
+	return total, nil
+}

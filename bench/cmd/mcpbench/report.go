@@ -248,6 +248,8 @@ func floorTable(p func(string, ...any), r *results) {
 	p("| --- | --- | --- | --- | --- | --- |")
 	p("| cold start to the first tools/list answer (median of %d) | %s | %s | ×%.2f | ×%.2f | ≤ ×1.50 |", ours.lat.N,
 		ms(floor.lat.P50), ms(ours.lat.P50), pairedRatio(ours.runs, floor.runs), ratio(ours.lat.P50, floor.lat.P50))
+	p("| CPU time (user+system) by that answer, median | %s | %s | ×%.2f | ×%.2f | — |",
+		ms(median(floor.cpu)), ms(median(ours.cpu)), pairedRatio(ours.cpu, floor.cpu), ratio(median(ours.cpu), median(floor.cpu)))
 	for _, conc := range []int{1, 8} {
 		var d, o, f *callResult
 		for i := range r.calls {

@@ -52,7 +52,7 @@ func ratio(a, b time.Duration) float64 {
 }
 
 // median is the nearest-rank median of v (0 for none).
-func median(v []int64) int64 {
+func median[T int64 | time.Duration](v []T) T {
 	if len(v) == 0 {
 		return 0
 	}
