@@ -8,6 +8,11 @@
 //	go run ./bench/cmd/soak                       # 100,000 calls, report on stdout
 //	go run ./bench/cmd/soak -calls 20000 -out /tmp/soak.md
 //
+// RSS and threads come from /proc/<pid>/status, goroutines from the
+// server's own /metrics (go_goroutines); a call's outcome is "ok" or its
+// error class, so a refusal (rate_limited, limit_store_unavailable) is
+// counted, not hidden.
+//
 // It builds ./cmd/server, starts everything it needs on free loopback ports
 // and stops it all at the end, on error and on Ctrl-C. It is a main
 // package, so `go test ./...` compiles it and never runs it. Linux only: it
