@@ -1,0 +1,229 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	gql "github.com/Khan/genqlient/graphql"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/graphql"
+)
+
+// Check is `mcp-server check`, the operator's pre-flight: with the same
+// flags and environment as a run, it prints the effective configuration
+// (never a secret), the auth method, principal and token expiry, whether the
+// backend answers a cheap query and how fast, and the catalogue hash. It
+// returns the exit code: 0 when everything holds, 1 when a check failed, 2
+// when the configuration itself is wrong; each failure is printed with its
+// fix. It serves nothing and writes nothing to the backend.
+func Check(ctx context.Context, args []string, getenv func(string) string, out, errOut io.Writer) int {
+	cfg, err := ParseConfig(args, getenv, errOut)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(out, "FAIL configuration: %v\n", err)
+		return 2
+	}
+	printConfig(out, cfg)
+	logger, err := NewLogger(errOut, cfg.LogFormat, "warn")
+	if err != nil {
+		fmt.Fprintf(out, "FAIL configuration: %v\n", err)
+		return 2
+	}
+	b, err := connect(ctx, cfg, logger, getenv)
+	if err != nil {
+		fmt.Fprintf(out, "FAIL start-up: %v\n", err)
+		if _, isAuth := errors.AsType[*auth.Error](err); isAuth || errors.Is(err, auth.ErrNoCredentials) {
+			fmt.Fprintln(out, "     fix: set the credentials of one method (OIDC_*, AWS_* or APPSYNC_API_KEY), or force one with --auth; see README, Authentication")
+		} else {
+			fmt.Fprintln(out, "     fix: the message names the flag or variable to change")
+		}
+		return checkCode(err)
+	}
+	defer b.Close()
+
+	failed := false
+	printAuth(out, b.src.Status(), time.Now())
+	client := graphql.NewClient(b.endpoint, &http.Client{Transport: b.src.Transport}, cfg.Timeout)
+	if took, err := probeBackend(ctx, client); err != nil {
+		failed = true
+		fmt.Fprintf(out, "FAIL backend: %s did not answer { __typename }: %v\n", b.endpoint, err)
+		fmt.Fprintf(out, "     fix: %s\n", backendFix(err, b.src))
+	} else {
+		fmt.Fprintf(out, "ok   backend: %s answered { __typename } in %d ms\n", b.endpoint, took.Milliseconds())
+	}
+	if p, ok := b.limiter.(interface{ Ping(context.Context) error }); ok {
+		if err := p.Ping(ctx); err != nil {
+			failed = true
+			fmt.Fprintf(out, "FAIL limit store: %s did not answer: %v\n", redactURL(cfg.RedisURL), err)
+			fmt.Fprintln(out, "     fix: check --redis-url (REDIS_URL) and that this machine reaches it; without it, rate-limited tools are refused")
+		} else {
+			fmt.Fprintf(out, "ok   limit store: %s answered\n", redactURL(cfg.RedisURL))
+		}
+	}
+	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
+	if hash, err := catalogueHash(ctx, s); err != nil {
+		failed = true
+		fmt.Fprintf(out, "FAIL catalogue: %v\n     fix: this is a bug in the server; report it with this output\n", err)
+	} else {
+		fmt.Fprintf(out, "ok   catalogue: sha256:%s (%d tools, %d resources, %d prompts)\n", hash, counts.Tools, counts.Resources, counts.Prompts)
+	}
+	if failed {
+		fmt.Fprintln(out, "check failed")
+		return 1
+	}
+	fmt.Fprintln(out, "check passed")
+	return 0
+}
+
+// checkCode is the exit code for a failure to connect: 2 when the flags or
+// environment need fixing, 1 otherwise.
+func checkCode(err error) int {
+	if IsMisconfiguration(err) {
+		return 2
+	}
+	return 1
+}
+
+// printConfig prints the effective configuration. It holds no secret: a
+// Redis URL loses its user information.
+func printConfig(w io.Writer, c Config) {
+	fmt.Fprintln(w, "configuration:")
+	if c.Embedded {
+		dir := c.DataDir
+		if dir == "" {
+			dir = "(user cache dir)"
+		}
+		fmt.Fprintf(w, "  backend      embedded, %d companies, data dir %s\n", c.Companies, dir)
+	} else {
+		fmt.Fprintf(w, "  backend      %s\n", c.Endpoint)
+	}
+	transport := "stdio"
+	if c.HTTP.Addr != "" {
+		transport = "http on " + c.HTTP.Addr
+	}
+	fmt.Fprintf(w, "  transport    %s\n", transport)
+	auth := string(c.Auth)
+	if auth == "" {
+		auth = "chain (OIDC, SigV4, API key)"
+	}
+	fmt.Fprintf(w, "  auth         %s\n", auth)
+	writes := "off"
+	if c.Mutations.Any() {
+		writes = strings.Join(c.Mutations.Enabled(), ", ")
+	}
+	fmt.Fprintf(w, "  writes       %s\n", writes)
+	if limits, err := rateLimits(c.RateLimits); err == nil {
+		specs := make([]string, 0, len(limits))
+		for tool, l := range limits {
+			specs = append(specs, tool+"="+l.String())
+		}
+		slices.Sort(specs)
+		fmt.Fprintf(w, "  rate limits  %s\n", strings.Join(specs, ", "))
+	}
+	store := "in this process"
+	if c.RedisURL != "" {
+		store = "redis " + redactURL(c.RedisURL)
+	}
+	fmt.Fprintf(w, "  limit store  %s\n", store)
+	fmt.Fprintf(w, "  timeout      %s\n", c.Timeout)
+}
+
+// redactURL drops a URL's user information (a Redis password).
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User = nil
+	return u.String()
+}
+
+// printAuth prints the credentials' method, principal and expiry.
+func printAuth(w io.Writer, st auth.Status, now time.Time) {
+	fmt.Fprintf(w, "ok   auth: %s as %s", st.Method, st.Principal)
+	if st.TokenSource != "" {
+		fmt.Fprintf(w, ", token from %s", st.TokenSource)
+	}
+	if st.Issuer != "" {
+		fmt.Fprintf(w, ", issuer %s", st.Issuer)
+	}
+	if st.Region != "" {
+		fmt.Fprintf(w, ", region %s", st.Region)
+	}
+	if st.CredentialSource != "" {
+		fmt.Fprintf(w, ", credentials from %s", st.CredentialSource)
+	}
+	if !st.TokenExpiry.IsZero() {
+		fmt.Fprintf(w, ", token expires %s (in %s)", st.TokenExpiry.UTC().Format(time.RFC3339), st.TokenExpiry.Sub(now).Round(time.Second))
+	} else {
+		fmt.Fprint(w, ", no token expiry")
+	}
+	fmt.Fprintln(w)
+}
+
+// probeBackend asks the cheapest question, with the credentials, and times
+// the answer. Unlike the readiness ping, refused credentials fail it.
+func probeBackend(ctx context.Context, c *graphql.Client) (time.Duration, error) {
+	var data struct {
+		Typename string `json:"__typename"`
+	}
+	start := time.Now()
+	err := c.MakeRequest(ctx, &gql.Request{OpName: "Check", Query: "query Check { __typename }"}, &gql.Response{Data: &data})
+	return time.Since(start), err
+}
+
+// backendFix says what to do about a backend that did not answer.
+func backendFix(err error, src *auth.Source) string {
+	if e, ok := errors.AsType[*graphql.Error](err); ok && e.Kind == graphql.KindHTTP &&
+		(e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden) {
+		if hint := src.UnauthorizedHint(); hint != "" {
+			return hint
+		}
+		return "the backend refused the credentials; check them against the API's auth modes"
+	}
+	return "check that --endpoint (APPSYNC_ENDPOINT) is the API's GraphQL URL and that this machine reaches it (DNS, proxy, firewall)"
+}
+
+// catalogueHash is the SHA-256 of the tools as tools/list lists them, in
+// canonical JSON (keys sorted, no spaces).
+func catalogueHash(ctx context.Context, s *server.MCPServer) (string, error) {
+	resp := s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"check","version":"1"}}}}`))
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		Result struct {
+			Tools any `json:"tools"`
+		} `json:"result"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return "", err
+	}
+	if out.Error != nil {
+		return "", fmt.Errorf("tools/list: %s", out.Error.Message)
+	}
+	if b, err = json.Marshal(out.Result.Tools); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
