@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// conformanceScenarios are the MCP conformance suite's server scenarios
+// that apply to this server; README's "Conformance" lists why the others
+// do not (they call the reference server's own test tools, resources and
+// prompts, or capabilities this server does not declare).
+var conformanceScenarios = []string{
+	"server-initialize",
+	"ping",
+	"tools-list",
+	"resources-list",
+	"prompts-list",
+	"dns-rebinding-protection",
+}
+
+// passed reads the suite's "Passed: N/M" line.
+var passed = regexp.MustCompile(`Passed: (\d+)/(\d+)`)
+
+// conformanceCLI returns the pinned suite and the Node 22 it runs on
+// (e2e/conformance/package.json). Without them the test is skipped on a
+// developer's machine but fails in CI (CI set), where the check is required.
+func conformanceCLI(t *testing.T) (node, cli string) {
+	t.Helper()
+	dir, err := filepath.Abs("conformance")
+	require.NoError(t, err)
+	node = filepath.Join(dir, "node_modules", ".bin", "node")
+	cli = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	_, nodeErr := os.Stat(node)
+	_, cliErr := os.Stat(cli)
+	if nodeErr == nil && cliErr == nil {
+		return node, cli
+	}
+	msg := "the MCP conformance suite is not installed: run `npm ci --prefix e2e/conformance` from the repository root"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return "", ""
+}
+
+// TestConformanceServerScenarios runs the MCP conformance suite's
+// applicable server scenarios against the binary's HTTP mode (local
+// single-user mode, the embedded backend).
+func TestConformanceServerScenarios(t *testing.T) {
+	node, cli := conformanceCLI(t)
+	base, _ := startHTTPProcess(t)
+	ctx := testContext(t)
+	out := t.TempDir()
+	for _, sc := range conformanceScenarios {
+		t.Run(sc, func(t *testing.T) {
+			cmd := exec.CommandContext(ctx, node, cli, "server", "--url", base+"/mcp", "--scenario", sc, "--output-dir", out)
+			cmd.Env = childEnv()
+			b, err := cmd.CombinedOutput()
+			require.NoError(t, err, "conformance %s:\n%s", sc, b)
+			m := passed.FindStringSubmatch(string(b))
+			require.NotNil(t, m, "conformance %s printed no result:\n%s", sc, b)
+			assert.Equal(t, m[1], m[2], "conformance %s: every check passes:\n%s", sc, b)
+			assert.NotEqual(t, "0", m[2], "conformance %s ran no check:\n%s", sc, b)
+			assert.Contains(t, string(b), ", 0 failed", "conformance %s:\n%s", sc, b)
+		})
+	}
+}
+
