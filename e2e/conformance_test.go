@@ -71,4 +71,3 @@ func TestConformanceServerScenarios(t *testing.T) {
 		})
 	}
 }
-
