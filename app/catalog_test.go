@@ -19,6 +19,8 @@ import (
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/read"
+	"github.com/companyintel/mcp-server/tools/write"
 )
 
 // modernMeta is the per-request _meta of protocol 2026-07-28, which needs no
@@ -194,4 +196,13 @@ func TestTextLogLineStartsAtLevel(t *testing.T) {
 	assert.Contains(t, b.String(), `"time":`)
 	_, err = NewLogger(&b, "yaml", "info")
 	assert.Error(t, err)
+}
+
+// ToolNames is a list kept by hand, so it must name exactly the tools built.
+func TestToolNamesAreTheCatalogue(t *testing.T) {
+	var built []string
+	for _, tool := range append(read.Tools(nil), write.Tools(write.Deps{})...) {
+		built = append(built, tool.Name())
+	}
+	assert.Equal(t, built, ToolNames())
 }

@@ -15,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -60,9 +61,11 @@ type index struct {
 	countries []Country
 }
 
-// idx is built at package initialisation so that a conflicting alias in
-// data.go fails every test and every server start, not one unlucky query.
-var idx = mustBuildIndex(countries, aliases)
+// idx is built on first use, not at package initialisation: building it
+// (12,500 allocations) was the largest share of the server's start-up
+// initialisation, paid even by a start that never normalises a country.
+// TestBuildIndex keeps a conflicting alias in data.go failing every test run.
+var idx = sync.OnceValue(func() *index { return mustBuildIndex(countries, aliases) })
 
 // mustBuildIndex is buildIndex for package initialisation.
 func mustBuildIndex(cs []Country, al map[string][]string) *index {
@@ -151,28 +154,28 @@ func isCode(s string, n int) bool {
 // surrounding and repeated whitespace, dots, apostrophes, hyphens and
 // diacritics, so "u.s.", "  Cote d’Ivoire " and "TÜRKIYE" all match.
 func Lookup(s string) (Country, bool) {
-	i, ok := idx.byKey[normalize(s)]
+	i, ok := idx().byKey[normalize(s)]
 	if !ok {
 		return Country{}, false
 	}
-	return idx.countries[i], true
+	return idx().countries[i], true
 }
 
 // ByAlpha2 returns the country with the given ISO alpha-2 code. The code is
 // matched case-insensitively but must be a real ISO code: unlike Lookup, it
 // does not accept "UK" for GB.
 func ByAlpha2(code string) (Country, bool) {
-	i, ok := idx.byAlpha2[strings.ToUpper(strings.TrimSpace(code))]
+	i, ok := idx().byAlpha2[strings.ToUpper(strings.TrimSpace(code))]
 	if !ok {
 		return Country{}, false
 	}
-	return idx.countries[i], true
+	return idx().countries[i], true
 }
 
 // All returns every country, sorted by name. The slice is a copy the caller
 // may modify.
 func All() []Country {
-	return slices.Clone(idx.sorted)
+	return slices.Clone(idx().sorted)
 }
 
 // Suggest returns up to n countries whose names or codes are closest to s,
@@ -206,7 +209,7 @@ func Suggest(s string, n int) []Country {
 	}
 	qr := []rune(q)
 	var cands []candidate
-	for i, keys := range idx.keys {
+	for i, keys := range idx().keys {
 		var best candidate
 		found := false
 		for _, k := range keys {
@@ -223,11 +226,11 @@ func Suggest(s string, n int) []Country {
 		}
 	}
 	slices.SortFunc(cands, func(a, b candidate) int {
-		return cmp.Or(better(a, b), strings.Compare(idx.countries[a.i].Name, idx.countries[b.i].Name))
+		return cmp.Or(better(a, b), strings.Compare(idx().countries[a.i].Name, idx().countries[b.i].Name))
 	})
 	out := make([]Country, 0, min(n, len(cands)))
 	for _, c := range cands[:min(n, len(cands))] {
-		out = append(out, idx.countries[c.i])
+		out = append(out, idx().countries[c.i])
 	}
 	return out
 }
