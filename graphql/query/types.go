@@ -32,3 +32,7 @@ type (
 // SearchCompaniesDocument is the exact GraphQL document Reader.SearchCompanies
 // sends, for benchmarks that post the same request directly.
 const SearchCompaniesDocument = gen.SearchCompanies_Operation
+
+// GetCompanyDocument is the exact GraphQL document Reader.GetCompany sends,
+// for benchmarks that post the same request directly.
+const GetCompanyDocument = gen.GetCompany_Operation
