@@ -2,11 +2,13 @@ package write
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
@@ -132,4 +134,24 @@ func TestRequestEmailDiscoverySendsRoles(t *testing.T) {
 	w.AssertExpectations(t)
 	job := tooltest.Structured(t, res)["job"].(map[string]any)
 	assert.Equal(t, "PENDING", job["status"])
+}
+
+func TestScopedCallerWithoutTheWriteScopeIsRefused(t *testing.T) {
+	w := &mutationtest.Writer{} // no expectations: any mutation fails the test
+	allowAll := func(string) bool { return true }
+	for _, d := range []Deps{{Writer: w, Allowed: allowAll, Scope: "companies:write"}, {Writer: w, Allowed: allowAll}} {
+		for _, tool := range Tools(d) {
+			st := (&tools.Runtime{Logger: slog.New(slog.DiscardHandler)}).ServerTool(tool)
+			req := mcp.CallToolRequest{}
+			req.Params.Name = tool.Name()
+			req.Params.RawArguments = json.RawMessage(validArgs[tool.Name()])
+			reader := tools.Caller{ID: "iss alice", AuthMethod: "oauth", User: "alice", Scoped: true, Scopes: []string{"companies:read"}}
+			res, err := st.Handler(tools.WithCaller(context.Background(), reader), req)
+			require.NoError(t, err)
+			require.True(t, res.IsError, tool.Name())
+			assert.Equal(t, "forbidden", tooltest.ErrorCode(t, res), tool.Name())
+			assert.Contains(t, tooltest.Text(t, res), "scope", tool.Name())
+		}
+	}
+	assert.Empty(t, w.Calls, "the backend received a mutation")
 }
