@@ -19,9 +19,9 @@ import (
 // (app.Run over pipes, the JSON-RPC edge, mcp-go, the tools, the embedded
 // backend) and check the exact bytes that come back.
 
-// goisms are what no answer may show: Go types, struct paths, package
-// names, encoding/json's wording.
-var goisms = regexp.MustCompile(`(?i)json:|go value|go struct|struct field|unmarshal|interface \{|map\[|mcp\.|server\.|github\.com|runtime error|panic`)
+// goisms are what no answer may show: Go types (pointer types too),
+// struct paths, package names, encoding/json's wording.
+var goisms = regexp.MustCompile(`(?i)json:|go value|go struct|struct field|unmarshal|interface \{|map\[|mcp\.|server\.|github\.com|runtime error|panic|\*[a-z]\w*\.[A-Z]`)
 
 // drainBoundLine is logged only when end of input waited out its bound.
 const drainBoundLine = "requests still open after the drain bound"
@@ -61,61 +61,86 @@ func (r *running) rest(c <-chan []string) []string {
 	return out
 }
 
+// hostileFrame is one message a client may send and the exact answer
+// both transports give it.
+type hostileFrame struct {
+	name, send string
+	want       string // the exact answer; "" for none
+}
+
+// hostileFrames are sent to stdio (in this order, on one session) and to
+// HTTP (one POST each): one table, so the transports cannot drift apart.
+var hostileFrames = []hostileFrame{
+	{"not JSON", `hello`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message is not valid JSON; unexpected 'h' at byte 1"}}`},
+	{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batches (JSON arrays of messages) are not supported: JSON-RPC 2.0 allows them but MCP 2025-11-25 removed them; send each message as its own line (on HTTP, its own POST)"}}`},
+	{"object id", `{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is an object"}}`},
+	{"boolean id", `{"jsonrpc":"2.0","id":false,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is a boolean"}}`},
+	{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" is null: MCP requires a string or an integer id on every request (leave \"id\" out to send a notification)"}}`},
+	{"huge integer id", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}`},
+	{"string id that looks like a number", `{"jsonrpc":"2.0","id":"123456789012345678901234567890","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"123456789012345678901234567890","result":{}}`},
+	{"id and method and result", `{"jsonrpc":"2.0","id":31,"method":"ping","result":{}}`,
+		`{"jsonrpc":"2.0","id":31,"error":{"code":-32600,"message":"a request must not carry \"result\" or \"error\": those members belong only in answers"}}`},
+	{"id without method", `{"jsonrpc":"2.0","id":32}`,
+		`{"jsonrpc":"2.0","id":32,"error":{"code":-32600,"message":"member \"method\" is missing: a request needs the name of the method to call"}}`},
+	{"a response from the client", `{"jsonrpc":"2.0","id":33,"result":{"ok":true}}`, ""},
+	{"an unknown notification", `{"jsonrpc":"2.0","method":"notifications/whatever"}`, ""},
+	{"a malformed notification", `{"jsonrpc":"2.0","method":"notifications/whatever","params":"x"}`, ""},
+	{"cancelling nothing", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}`, ""},
+	{"tool name a number", `{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"name":5}}`,
+		`{"jsonrpc":"2.0","id":40,"error":{"code":-32602,"message":"invalid params for tools/call: member \"params.name\" must be a string; this one is a number"}}`},
+	{"cursor a number", `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"cursor":5}}`,
+		`{"jsonrpc":"2.0","id":41,"error":{"code":-32602,"message":"invalid params for tools/list: member \"params.cursor\" must be a string; this one is a number"}}`},
+	{"_meta an array", `{"jsonrpc":"2.0","id":42,"method":"ping","params":{"_meta":[]}}`,
+		`{"jsonrpc":"2.0","id":42,"error":{"code":-32602,"message":"invalid params for ping: member \"params._meta\" must be an object; this one is an array"}}`},
+	{"prompt argument missing", `{"jsonrpc":"2.0","id":43,"method":"prompts/get","params":{"name":"research_company"}}`,
+		`{"jsonrpc":"2.0","id":43,"error":{"code":-32602,"message":"prompt research_company: argument \"company\" is required (The company's name, domain or id (cmp_…))"}}`},
+	{"prompt argument blank", `{"jsonrpc":"2.0","id":44,"method":"prompts/get","params":{"name":"build_prospect_list","arguments":{"description":"fintech","collection_name":"  "}}}`,
+		`{"jsonrpc":"2.0","id":44,"error":{"code":-32602,"message":"prompt build_prospect_list: argument \"collection_name\" is required (The collection to save them in; reused if it already exists)"}}`},
+	{"prompt argument a number", `{"jsonrpc":"2.0","id":45,"method":"prompts/get","params":{"name":"build_prospect_list","arguments":{"description":"fintech","collection_name":"x","size":25}}}`,
+		`{"jsonrpc":"2.0","id":45,"error":{"code":-32602,"message":"prompt build_prospect_list: argument \"size\" must be a string"}}`},
+	{"unknown tool", `{"jsonrpc":"2.0","id":47,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":47,"error":{"code":-32602,"message":"unknown tool \"no_such_tool\"; tools/list names the tools this server serves"}}`},
+	{"tool name missing", `{"jsonrpc":"2.0","id":48,"method":"tools/call"}`,
+		`{"jsonrpc":"2.0","id":48,"error":{"code":-32602,"message":"member \"params.name\" is missing: name the tool to use (tools/list lists them)"}}`},
+	{"unknown resource", `{"jsonrpc":"2.0","id":49,"method":"resources/read","params":{"uri":"companies://nope"}}`,
+		`{"jsonrpc":"2.0","id":49,"error":{"code":-32002,"message":"no resource at \"companies://nope\"; resources/list and resources/templates/list name what this server serves"}}`},
+	{"unknown method", `{"jsonrpc":"2.0","id":46,"method":"nope/nothing"}`,
+		`{"jsonrpc":"2.0","id":46,"error":{"code":-32601,"message":"Method nope/nothing not found"}}`},
+	{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":50,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":50,"error":{"code":-32600,"message":"member \"jsonrpc\" must be the string \"2.0\""}}`},
+	{"method a number", `{"jsonrpc":"2.0","id":51,"method":5}`,
+		`{"jsonrpc":"2.0","id":51,"error":{"code":-32600,"message":"member \"method\" must be a string; this one is a number"}}`},
+	{"array id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is an array"}}`},
+	{"fraction id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is a number with a fraction or an exponent"}}`},
+	{"string id \"1\"", `{"jsonrpc":"2.0","id":"1","method":"ping"}`, `{"jsonrpc":"2.0","id":"1","result":{}}`},
+	{"number id 1", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"result":{}}`},
+	{"params an array", `{"jsonrpc":"2.0","id":52,"method":"tools/list","params":[]}`,
+		`{"jsonrpc":"2.0","id":52,"error":{"code":-32602,"message":"member \"params\" must be a JSON object of named parameters; MCP does not use positional (array) params"}}`},
+	{"huge id on an unknown tool", `{"jsonrpc":"2.0","id":98765432109876543210,"method":"tools/call","params":{"name":"nope"}}`,
+		`{"jsonrpc":"2.0","id":98765432109876543210,"error":{"code":-32602,"message":"unknown tool \"nope\"; tools/list names the tools this server serves"}}`},
+	{"tool arguments a string", `{"jsonrpc":"2.0","id":53,"method":"tools/call","params":{"name":"get_company","arguments":"cmp_1"}}`,
+		`{"jsonrpc":"2.0","id":53,"result":{"content":[{"type":"text","text":"get_company failed [invalid_arguments]: invalid arguments: arguments: expected a JSON object of named arguments"}],"isError":true,"structuredContent":{"error":{"code":"invalid_arguments","fields":[{"field":"arguments","problem":"expected a JSON object of named arguments"}],"message":"invalid arguments: arguments: expected a JSON object of named arguments","retryable":false,"tool":"get_company"}}}}`},
+	{"tool argument of the wrong type", `{"jsonrpc":"2.0","id":54,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"x","limit":"ten"}}}`,
+		`{"jsonrpc":"2.0","id":54,"result":{"content":[{"type":"text","text":"search_companies failed [invalid_arguments]: invalid arguments: limit: expected an integer from 1 to 100, got \"ten\""}],"isError":true,"structuredContent":{"error":{"code":"invalid_arguments","fields":[{"field":"limit","problem":"expected an integer from 1 to 100, got \"ten\""}],"message":"invalid arguments: limit: expected an integer from 1 to 100, got \"ten\"","retryable":false,"tool":"search_companies"}}}}`},
+	{"the session goes on", `{"jsonrpc":"2.0","id":"last","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"last","result":{}}`},
+}
+
 func TestHostileFramesGetExactPlainAnswers(t *testing.T) {
 	s := newAuthStack(t)
 	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
 	require.NoError(t, err)
 
-	frames := []struct {
-		name, send string
-		want       string // the exact answer; "" for none
-	}{
-		{"not JSON", `hello`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message is not valid JSON; unexpected 'h' at byte 1"}}`},
-		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batches (JSON arrays of messages) are not supported: JSON-RPC 2.0 allows them but MCP 2025-11-25 removed them; send each message as its own line (on HTTP, its own POST)"}}`},
-		{"object id", `{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is an object"}}`},
-		{"boolean id", `{"jsonrpc":"2.0","id":false,"method":"ping"}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" must be a string or an integer; this one is a boolean"}}`},
-		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`,
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"member \"id\" is null: MCP requires a string or an integer id on every request (leave \"id\" out to send a notification)"}}`},
-		{"huge integer id", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
-			`{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{}}`},
-		{"string id that looks like a number", `{"jsonrpc":"2.0","id":"123456789012345678901234567890","method":"ping"}`,
-			`{"jsonrpc":"2.0","id":"123456789012345678901234567890","result":{}}`},
-		{"id and method and result", `{"jsonrpc":"2.0","id":31,"method":"ping","result":{}}`,
-			`{"jsonrpc":"2.0","id":31,"error":{"code":-32600,"message":"a request must not carry \"result\" or \"error\": those members belong only in answers"}}`},
-		{"id without method", `{"jsonrpc":"2.0","id":32}`,
-			`{"jsonrpc":"2.0","id":32,"error":{"code":-32600,"message":"member \"method\" is missing: a request needs the name of the method to call"}}`},
-		{"a response from the client", `{"jsonrpc":"2.0","id":33,"result":{"ok":true}}`, ""},
-		{"an unknown notification", `{"jsonrpc":"2.0","method":"notifications/whatever"}`, ""},
-		{"a malformed notification", `{"jsonrpc":"2.0","method":"notifications/whatever","params":"x"}`, ""},
-		{"cancelling nothing", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}`, ""},
-		{"tool name a number", `{"jsonrpc":"2.0","id":40,"method":"tools/call","params":{"name":5}}`,
-			`{"jsonrpc":"2.0","id":40,"error":{"code":-32602,"message":"invalid params for tools/call: member \"params.name\" must be a string; this one is a number"}}`},
-		{"cursor a number", `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"cursor":5}}`,
-			`{"jsonrpc":"2.0","id":41,"error":{"code":-32602,"message":"invalid params for tools/list: member \"params.cursor\" must be a string; this one is a number"}}`},
-		{"_meta an array", `{"jsonrpc":"2.0","id":42,"method":"ping","params":{"_meta":[]}}`,
-			`{"jsonrpc":"2.0","id":42,"error":{"code":-32602,"message":"invalid params for ping: member \"params._meta\" must be an object; this one is an array"}}`},
-		{"prompt argument missing", `{"jsonrpc":"2.0","id":43,"method":"prompts/get","params":{"name":"research_company"}}`,
-			`{"jsonrpc":"2.0","id":43,"error":{"code":-32602,"message":"prompt research_company: argument \"company\" is required (The company's name, domain or id (cmp_…))"}}`},
-		{"prompt argument blank", `{"jsonrpc":"2.0","id":44,"method":"prompts/get","params":{"name":"build_prospect_list","arguments":{"description":"fintech","collection_name":"  "}}}`,
-			`{"jsonrpc":"2.0","id":44,"error":{"code":-32602,"message":"prompt build_prospect_list: argument \"collection_name\" is required (The collection to save them in; reused if it already exists)"}}`},
-		{"prompt argument a number", `{"jsonrpc":"2.0","id":45,"method":"prompts/get","params":{"name":"build_prospect_list","arguments":{"description":"fintech","collection_name":"x","size":25}}}`,
-			`{"jsonrpc":"2.0","id":45,"error":{"code":-32602,"message":"prompt build_prospect_list: argument \"size\" must be a string"}}`},
-		{"unknown tool", `{"jsonrpc":"2.0","id":47,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
-			`{"jsonrpc":"2.0","id":47,"error":{"code":-32602,"message":"unknown tool \"no_such_tool\"; tools/list names the tools this server serves"}}`},
-		{"tool name missing", `{"jsonrpc":"2.0","id":48,"method":"tools/call"}`,
-			`{"jsonrpc":"2.0","id":48,"error":{"code":-32602,"message":"member \"params.name\" is missing: name the tool to use (tools/list lists them)"}}`},
-		{"unknown resource", `{"jsonrpc":"2.0","id":49,"method":"resources/read","params":{"uri":"companies://nope"}}`,
-			`{"jsonrpc":"2.0","id":49,"error":{"code":-32002,"message":"no resource at \"companies://nope\"; resources/list and resources/templates/list name what this server serves"}}`},
-		{"unknown method", `{"jsonrpc":"2.0","id":46,"method":"nope/nothing"}`,
-			`{"jsonrpc":"2.0","id":46,"error":{"code":-32601,"message":"Method nope/nothing not found"}}`},
-		{"the session goes on", `{"jsonrpc":"2.0","id":"last","method":"ping"}`,
-			`{"jsonrpc":"2.0","id":"last","result":{}}`},
-	}
-	for _, f := range frames {
+	for _, f := range hostileFrames {
 		r.send(f.send)
 		if f.want == "" {
 			continue
@@ -125,6 +150,7 @@ func TestHostileFramesGetExactPlainAnswers(t *testing.T) {
 		got := r.out.Text()
 		assert.Equal(t, f.want, got, f.name)
 		assert.NotRegexp(t, goisms, got, f.name)
+		assert.NotContains(t, got, `"code":-32603`, "%s: a caller's mistake is not a server fault", f.name)
 	}
 	rest := r.untilEOF()
 	assert.Empty(t, rest, "notifications and the client's responses get no answer")

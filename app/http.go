@@ -67,12 +67,12 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	// would share one stream (mcp-go's stateless id is ""); 405 is the
 	// answer the transport allows. Host checks are ours (Guard), which
 	// also cover non-loopback deployments.
-	mcpHandler := server.NewStreamableHTTPServer(s,
+	mcpHandler := httpEdge(s, server.NewStreamableHTTPServer(s,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(logger.With("component", "mcp-http")),
-	)
+	))
 
 	var authenticated http.Handler
 	if users != nil {

@@ -36,16 +36,28 @@ func MessageFrom(ctx context.Context) (Message, bool) {
 	return m, ok
 }
 
-// wireMessage is the part of a JSON-RPC message that is read here.
+// wireMessage is the part of a JSON-RPC message that is read here. Each
+// member is kept raw and read only when it is a string: a params member of
+// the wrong type is mcp-go's to refuse, in words the edge rewrites, not a
+// reason to refuse the whole body here.
 type wireMessage struct {
-	Method *string `json:"method"`
-	Params *struct {
-		Name            string `json:"name"`
-		ProtocolVersion string `json:"protocolVersion"`
-		Meta            struct {
-			ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	} `json:"params"`
+	Method json.RawMessage `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+type wireParams struct {
+	Name            json.RawMessage `json:"name"`
+	ProtocolVersion json.RawMessage `json:"protocolVersion"`
+	Meta            json.RawMessage `json:"_meta"`
+}
+
+// str is raw's value when it is a JSON string, else "".
+func str(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // ReadMessage reads a POST body through a limit of max bytes, answers 413
@@ -108,17 +120,18 @@ func parseMessage(body []byte) (Message, bool) {
 	if err := json.Unmarshal(trimmed, &wm); err != nil {
 		return Message{}, false
 	}
-	var m Message
-	if wm.Method != nil {
-		m.Method = *wm.Method
-	}
-	if wm.Params != nil {
+	m := Message{Method: str(wm.Method)}
+	var p wireParams
+	if json.Unmarshal(wm.Params, &p) == nil {
 		if m.Method == "tools/call" {
-			m.Tool = wm.Params.Name
+			m.Tool = str(p.Name)
 		}
-		m.ProtocolVersion = wm.Params.Meta.ProtocolVersion
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(p.Meta, &meta) == nil {
+			m.ProtocolVersion = str(meta["io.modelcontextprotocol/protocolVersion"])
+		}
 		if m.ProtocolVersion == "" && m.Method == "initialize" {
-			m.ProtocolVersion = wm.Params.ProtocolVersion
+			m.ProtocolVersion = str(p.ProtocolVersion)
 		}
 	}
 	return m, true

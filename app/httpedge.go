@@ -1,0 +1,244 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/jsonrpc"
+)
+
+// edgeID is the id mcp-go sees in place of the client's: small, so its
+// decoder (float64) keeps it exact. A stateless POST carries one request,
+// so one value serves every request.
+var edgeID = json.RawMessage("1")
+
+// httpEdge gives HTTP the answers stdio gives, around mcp-go's Streamable
+// HTTP handler, which keeps the transport's own rules (Accept and
+// Content-Type, MCP-Protocol-Version for 2025-11-25 and 2026-07-28, 202
+// for notifications, the HTTP status of a 2026-07-28 error).
+//
+// mcp-go reads the request's id through float64 and writes it back from
+// there, so this layer hands it edgeID instead and puts the client's id
+// back, byte for byte, in the answer (an application/json body, or the
+// answer event of a text/event-stream body; notifications and server
+// requests in the stream pass as they are). Error messages get the same
+// plain words as on stdio (plainError), and prompts/get its argument check
+// (-32602, where mcp-go says -32603). It must run after
+// mcphttp.ReadMessage, which has refused the frames jsonrpc.Parse refuses
+// and left the body in memory.
+func httpEdge(s *server.MCPServer, next http.Handler) http.Handler {
+	prompts := s.ListPrompts()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, "cannot read the request body", http.StatusBadRequest)
+			return
+		}
+		f, perr := jsonrpc.Parse(body)
+		if perr != nil || f.Kind != jsonrpc.Request {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			next.ServeHTTP(w, r)
+			return
+		}
+		aw := &answerWriter{w: w, id: f.ID, method: f.Method, modern: isModern(r.Header, body)}
+		if f.Method == string(mcp.MethodPromptsGet) {
+			// Refused after mcp-go has applied the transport's rules, so a
+			// request they reject still gets their answer.
+			aw.refused = checkPromptArguments(prompts, body)
+		}
+		inner := f.WithID(edgeID)
+		r.Body = io.NopCloser(bytes.NewReader(inner))
+		r.ContentLength = int64(len(inner))
+		next.ServeHTTP(aw, r)
+		aw.finish()
+	})
+}
+
+// isModern tells whether mcp-go serves the request as protocol 2026-07-28
+// or later, by the same two signs it reads: the header or params._meta.
+func isModern(h http.Header, body []byte) bool {
+	if mcp.IsModernProtocol(h.Get(mcp.HeaderProtocolVersion)) {
+		return true
+	}
+	var m struct {
+		Params struct {
+			Meta *mcp.Meta `json:"_meta"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(body, &m) == nil && mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion())
+}
+
+// answerWriter rewrites the answer mcp-go writes for one request. An
+// application/json body is held until the handler returns, since its
+// status may change with the error code; a text/event-stream body is
+// passed on event by event, so progress still streams; anything else
+// (mcp-go's plain-text refusals) passes untouched.
+type answerWriter struct {
+	w       http.ResponseWriter
+	id      jsonrpc.ID
+	method  string
+	modern  bool
+	refused *jsonrpc.Error // prompts/get's argument check, when it failed
+
+	mode    int // one of the modes below, set at the first write
+	status  int
+	pending []byte // the held body, or a stream's unfinished event
+}
+
+const (
+	modeUnset = iota
+	modePass
+	modeJSON
+	modeStream
+)
+
+func (a *answerWriter) Header() http.Header { return a.w.Header() }
+
+// Unwrap lets http.ResponseController reach the connection (mcp-go sets
+// write deadlines through it).
+func (a *answerWriter) Unwrap() http.ResponseWriter { return a.w }
+
+func (a *answerWriter) WriteHeader(status int) {
+	if a.mode != modeUnset {
+		return
+	}
+	a.status = status
+	mt, _, _ := mime.ParseMediaType(a.w.Header().Get("Content-Type"))
+	switch mt {
+	case "application/json":
+		a.mode = modeJSON
+	case "text/event-stream":
+		a.mode = modeStream
+		a.w.WriteHeader(status)
+	default:
+		a.mode = modePass
+		a.w.WriteHeader(status)
+	}
+}
+
+func (a *answerWriter) Write(p []byte) (int, error) {
+	if a.mode == modeUnset {
+		a.WriteHeader(http.StatusOK)
+	}
+	switch a.mode {
+	case modeJSON:
+		a.pending = append(a.pending, p...)
+		return len(p), nil
+	case modeStream:
+		a.pending = append(a.pending, p...)
+		for {
+			end := bytes.Index(a.pending, []byte("\n\n"))
+			if end < 0 {
+				return len(p), nil
+			}
+			event := a.pending[:end+2]
+			if _, err := a.w.Write(a.event(event)); err != nil {
+				return 0, err
+			}
+			a.pending = a.pending[end+2:]
+		}
+	}
+	return a.w.Write(p)
+}
+
+// Flush passes a stream's flushes on; a held body is sent at the end.
+func (a *answerWriter) Flush() {
+	if a.mode == modeJSON {
+		return
+	}
+	if f, ok := a.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// finish sends a held body, and whatever of a stream was left unfinished.
+func (a *answerWriter) finish() {
+	switch a.mode {
+	case modeJSON:
+		out, code, changed := a.answer(bytes.TrimSpace(a.pending))
+		status := a.status
+		if changed && a.modern {
+			status = modernStatus(code)
+		}
+		if changed {
+			out = append(out, '\n')
+		}
+		a.w.Header().Del("Content-Length")
+		a.w.WriteHeader(status)
+		_, _ = a.w.Write(out)
+	case modeStream:
+		if len(a.pending) > 0 {
+			_, _ = a.w.Write(a.pending)
+		}
+	}
+}
+
+// event rewrites the data line of one server-sent event.
+func (a *answerWriter) event(ev []byte) []byte {
+	lines := bytes.Split(ev, []byte("\n"))
+	for i, l := range lines {
+		if data, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+			if out, _, changed := a.answer(data); changed {
+				lines[i] = append([]byte("data: "), out...)
+			}
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// answer rewrites msg when it is the answer to this request: the client's
+// id, and the error in stdio's words. It returns the answer's error code
+// (0 for a result) and whether msg was the answer.
+func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
+	var m struct {
+		ID     json.RawMessage          `json:"id"`
+		Method *string                  `json:"method"`
+		Result json.RawMessage          `json:"result"`
+		Error  *mcp.JSONRPCErrorDetails `json:"error"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method != nil || (m.Result == nil && m.Error == nil) {
+		return msg, 0, false
+	}
+	// null: mcp-go refused before reading the id; it still answers this
+	// request, whose id is known here.
+	if id := string(bytes.TrimSpace(m.ID)); id != string(edgeID) && id != "null" && id != "" {
+		return msg, 0, false
+	}
+	switch {
+	// The check's answer replaces the handler's (a result, or -32603 for
+	// a missing argument) and mcp-go's decode error, never a refusal of
+	// the transport's.
+	case a.refused != nil && (m.Error == nil || m.Error.Code == jsonrpc.CodeInternalError || goism.MatchString(m.Error.Message)):
+		return jsonrpc.ErrorReply(a.id, a.refused), a.refused.Code, true
+	case m.Error != nil:
+		e := plainError(a.method, *m.Error)
+		return jsonrpc.ErrorReply(a.id, e), e.Code, true
+	}
+	return jsonrpc.ResultReply(a.id, m.Result), 0, true
+}
+
+// modernStatus is the HTTP status protocol 2026-07-28 gives a JSON-RPC
+// error, as mcp-go maps it: the codes for a caller's mistake are 400, an
+// unknown method 404, the rest 200.
+func modernStatus(code int) int {
+	switch code {
+	case 0:
+		return http.StatusOK
+	case mcp.METHOD_NOT_FOUND:
+		return http.StatusNotFound
+	case mcp.HEADER_MISMATCH, mcp.MISSING_REQUIRED_CLIENT_CAPABILITY, mcp.UNSUPPORTED_PROTOCOL_VERSION,
+		mcp.INVALID_REQUEST, mcp.INVALID_PARAMS, mcp.PARSE_ERROR:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}

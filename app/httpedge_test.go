@@ -1,0 +1,74 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests post the stdio edge's hostile frames to the HTTP server
+// (app.Run with --http, mcp-go's Streamable HTTP handler behind httpEdge,
+// the embedded backend) and check the exact bytes and status that come back.
+
+func TestHTTPHostileFramesGetTheAnswersStdioGives(t *testing.T) {
+	s := newAuthStack(t)
+	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
+	require.NoError(t, err)
+	for _, f := range hostileFrames {
+		t.Run(f.name, func(t *testing.T) {
+			resp := post(t, srv.base, f.send, map[string]string{"MCP-Protocol-Version": "2025-11-25"})
+			got := strings.TrimSpace(readBody(t, resp))
+			if f.want == "" {
+				assert.Equal(t, http.StatusAccepted, resp.StatusCode, "nothing to answer: 202")
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			assert.Equal(t, f.want, got)
+			assert.NotRegexp(t, goisms, got)
+			assert.NotContains(t, got, `"code":-32603`, "a caller's mistake is not a server fault")
+		})
+	}
+}
+
+// modernPost sends one 2026-07-28 request, headers and _meta included.
+func modernPost(t *testing.T, base, id, method, name, params string) (int, string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":{"_meta":%s%s}}`, id, method, modernMeta, params)
+	resp := post(t, base, body, modernHeaders(method, name))
+	return resp.StatusCode, strings.TrimSpace(readBody(t, resp))
+}
+
+func TestHTTPModernRevisionGetsExactIdsPlainWordsAndItsStatuses(t *testing.T) {
+	s := newAuthStack(t)
+	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
+	require.NoError(t, err)
+
+	status, got := modernPost(t, srv.base, "123456789012345678901234567890", "tools/call", "get_company",
+		`,"name":"get_company","arguments":{"id":"cmp_000001"}`)
+	assert.Equal(t, http.StatusOK, status, got)
+	assert.True(t, strings.HasPrefix(got, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{`), got)
+
+	status, got = modernPost(t, srv.base, `"7"`, "tools/call", "no_such_tool", `,"name":"no_such_tool"`)
+	assert.Equal(t, http.StatusBadRequest, status, "2026-07-28 gives invalid params 400")
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"7","error":{"code":-32602,"message":"unknown tool \"no_such_tool\"; tools/list names the tools this server serves"}}`, got)
+
+	// mcp-go answers -32603 (200) from the prompt's handler; the check
+	// answers -32602, and the status follows the code.
+	status, got = modernPost(t, srv.base, "9007199254740993", "prompts/get", "research_company", `,"name":"research_company"`)
+	assert.Equal(t, http.StatusBadRequest, status, got)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":9007199254740993,"error":{"code":-32602,"message":"prompt research_company: argument \"company\" is required (The company's name, domain or id (cmp_…))"}}`, got)
+
+	// The transport's own refusal stands, with the client's id.
+	resp := post(t, srv.base, fmt.Sprintf(`{"jsonrpc":"2.0","id":18446744073709551616,"method":"prompts/get","params":{"_meta":%s,"name":"research_company"}}`, modernMeta),
+		map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "prompts/get", "Mcp-Name": "research_company", "Last-Event-ID": "1"})
+	got = strings.TrimSpace(readBody(t, resp))
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, got)
+	assert.Contains(t, got, fmt.Sprintf(`"id":18446744073709551616,"error":{"code":%d,`, mcp.HEADER_MISMATCH))
+	assert.NotRegexp(t, goisms, got)
+}
