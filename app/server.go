@@ -90,7 +90,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if p.Limiter != nil {
 		rt.Limiter = p.Limiter
 	}
-	catalogue := append(read.Tools(p.Reader), write.Tools(write.Deps{Writer: p.Writer, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
+	catalogue := append(read.Tools(p.Reader), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
 	var served []server.ServerTool
 	for _, t := range catalogue {
 		if p.HideDisabled && isWrite(t.Name()) && !p.Mutations.Allowed(t.Name()) {

@@ -165,7 +165,7 @@ func cases() []caseDef {
 		{"refusal: over the limit → rate_limited", []string{"get_company"}, caseRateLimited},
 		{"paging: search_companies visits total once each", []string{"search_companies"}, casePagingSearch},
 		{"paging: get_collection_items visits total once each", []string{"get_collection_items"}, casePagingItems},
-		{"round trip: search → get_company → create → add → items", []string{"search_companies", "get_company", "create_collection", "add_to_collection", "get_collection_items"}, caseRoundTrip},
+		{"round trip: search → get_company → create (dry run, then real) → add (dry run, then real) → items", []string{"search_companies", "get_company", "create_collection", "add_to_collection", "get_collection_items"}, caseRoundTrip},
 	}
 }
 
@@ -559,12 +559,42 @@ func caseRoundTrip(ctx context.Context, e *env, rep int) error {
 		return fmt.Errorf("get_company(%s) answered %s", id, profile.Company.ID)
 	}
 	name := fmt.Sprintf("qualify %s round trip %d", e.runID, rep)
+	// A dry run first: it says the name is free and writes nothing.
+	if c, err = e.call(ctx, e.rw, "create_collection", map[string]any{"name": name, "dry_run": true}); err != nil {
+		return err
+	}
+	var dry mWrite
+	if err := c.decode(&dry); err != nil {
+		return err
+	}
+	if !dry.Created {
+		return fmt.Errorf("dry run of create_collection %q: created false for a new name", name)
+	}
+	if cols, err := e.d.collections(ctx, 100); err != nil {
+		return err
+	} else if slices.ContainsFunc(cols.Items, func(c gCollection) bool { return c.Name == name }) {
+		return fmt.Errorf("dry run of create_collection %q created it", name)
+	}
 	if c, err = e.call(ctx, e.rw, "create_collection", map[string]any{"name": name}); err != nil {
 		return err
 	}
 	var created mWrite
 	if err := c.decode(&created); err != nil {
 		return err
+	}
+	if c, err = e.call(ctx, e.rw, "add_to_collection", map[string]any{"collection_id": created.Collection.ID, "company_ids": []string{id, missingID}, "dry_run": true}); err != nil {
+		return err
+	}
+	if err := c.decode(&dry); err != nil {
+		return err
+	}
+	if err := same("dry run: would add, not found", [2][]string{dry.Added, dry.NotFound}, [2][]string{{id}, {missingID}}); err != nil {
+		return err
+	}
+	if g, err := e.d.items(ctx, created.Collection.ID, 1); err != nil {
+		return err
+	} else if g.Total != 0 {
+		return fmt.Errorf("dry run of add_to_collection added %d companies", g.Total)
 	}
 	if c, err = e.call(ctx, e.rw, "add_to_collection", map[string]any{"collection_id": created.Collection.ID, "company_ids": []string{id}}); err != nil {
 		return err

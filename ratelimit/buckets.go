@@ -102,3 +102,15 @@ func (b *buckets) sweep(now time.Time) {
 	b.sweepAt = max(b.minSweep, 2*len(b.byCaller))
 	b.lastSweep = now
 }
+
+// remaining is how many whole tokens caller's bucket holds at now; a caller
+// without a bucket has a full one. It makes no bucket and spends nothing.
+func (b *buckets) remaining(caller string, now time.Time) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lim, ok := b.byCaller[caller]
+	if !ok {
+		return b.limit.Count
+	}
+	return int(lim.TokensAt(now))
+}

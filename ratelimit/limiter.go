@@ -115,3 +115,13 @@ func (l *Limiter) Describe(tool string) string {
 	}
 	return b.limit.describe()
 }
+
+// Remaining reports how many calls caller may make of tool now, spending
+// nothing (a dry run asks); -1 when the tool has no limit.
+func (l *Limiter) Remaining(_ context.Context, tool, caller string) (int, Limit, error) {
+	b, ok := l.tools[tool]
+	if !ok {
+		return -1, Limit{}, nil
+	}
+	return b.remaining(caller, l.now()), b.limit, nil
+}

@@ -95,7 +95,9 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 			return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, AuthMethod: caller.AuthMethod}.Classify(err))
 		}
 	}
-	if rt.Limiter != nil {
+	if t.dryRun != nil && t.dryRun(d.in) {
+		ctx = withBudget(ctx, rt.budget(ctx, t.def.Name, caller.ID))
+	} else if rt.Limiter != nil {
 		dec, err := rt.Limiter.Allow(ctx, t.def.Name, caller.ID)
 		if err != nil {
 			return rt.fail(t, rec, limitStoreError(t.def.Name, dec.Limit, err))

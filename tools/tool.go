@@ -31,6 +31,10 @@ type Spec[In, Out any] struct {
 	// the tool can judge) and passes backend errors through unchanged: the
 	// pipeline classifies them.
 	Run func(ctx context.Context, in In) (Out, error)
+	// DryRun, when set, reports whether a call only asks what it would do:
+	// such a call passes the gate but spends no rate-limit token, and Run
+	// finds the remaining budget with BudgetFrom.
+	DryRun func(in In) bool
 }
 
 // Tool is a tool ready to be served: its MCP definition and a type-erased
@@ -41,6 +45,7 @@ type Tool struct {
 	fields []field
 	gate   func(context.Context) error
 	run    func(ctx context.Context, in reflect.Value) (any, error)
+	dryRun func(in reflect.Value) bool
 }
 
 // New builds a Tool from its Spec. A malformed input description is a
@@ -72,7 +77,12 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 		panic(fmt.Sprintf("tool %s: output schema: %v", s.Name, err))
 	}
 	run := s.Run
+	var dryRun func(reflect.Value) bool
+	if s.DryRun != nil {
+		dryRun = func(in reflect.Value) bool { return s.DryRun(in.Interface().(In)) }
+	}
 	return Tool{
+		dryRun: dryRun,
 		def:    def,
 		inType: inType,
 		fields: fields,

@@ -13,6 +13,7 @@ const maxAdd = 50
 type addToCollectionInput struct {
 	CollectionID string   `json:"collection_id" desc:"The collection's id, from create_collection or list_collections." max:"100"`
 	CompanyIDs   []string `json:"company_ids" desc:"Company ids to add, 1-50 after duplicates are removed. Companies already in the collection are left as they are." min:"1"`
+	DryRun       bool     `json:"dry_run,omitempty" desc:"true: only report what the call would do (checks arguments and targets); writes nothing, spends no rate-limit token."`
 }
 
 type addToCollectionOutput struct {
@@ -21,6 +22,7 @@ type addToCollectionOutput struct {
 	AlreadyPresent    []string         `json:"already_present"`
 	NotFound          []string         `json:"not_found" jsonschema:"Ids that match no company; nothing was added for them."`
 	DuplicatesDropped []string         `json:"duplicates_dropped"`
+	DryRun            bool             `json:"dry_run,omitempty"`
 	Note              string           `json:"note,omitempty"`
 }
 
@@ -40,7 +42,8 @@ func NewAddToCollection(d Deps) tools.Tool {
 		Title: "Add companies to a collection",
 		Description: "Add up to 50 companies to one of the signed-in user's collections. Safe to repeat: companies already present are reported, not duplicated. " +
 			"Reports which ids were added, already present, or not found.",
-		Hints: tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		DryRun: func(in addToCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in addToCollectionInput) (addToCollectionOutput, error) {
 			return addToCollection(ctx, d, in)
 		},
@@ -52,6 +55,9 @@ func addToCollection(ctx context.Context, d Deps, in addToCollectionInput) (addT
 	if len(ids) > maxAdd {
 		return addToCollectionOutput{}, tools.Invalid("company_ids",
 			fmt.Sprintf("at most %d distinct ids per call, got %d; split them into several calls", maxAdd, len(ids)))
+	}
+	if in.DryRun {
+		return dryAddToCollection(ctx, d, in.CollectionID, ids, dropped)
 	}
 	res, err := d.Writer.AddToCollection(ctx, in.CollectionID, ids)
 	// An answer with data means the write was done: report it, with what

@@ -9,11 +9,13 @@ import (
 type createCollectionInput struct {
 	Name        string `json:"name" desc:"The collection's name, unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
 	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
+	DryRun      bool   `json:"dry_run,omitempty" desc:"true: only report what the call would do (checks arguments and targets); writes nothing, spends no rate-limit token."`
 }
 
 type createCollectionOutput struct {
 	Collection tools.Collection `json:"collection"`
 	Created    bool             `json:"created" jsonschema:"False when a collection of this name already existed and was returned unchanged."`
+	DryRun     bool             `json:"dry_run,omitempty"`
 	Note       string           `json:"note,omitempty"`
 }
 
@@ -30,7 +32,8 @@ func NewCreateCollection(d Deps) tools.Tool {
 		Title: "Create a collection",
 		Description: "Create a named collection of companies for the signed-in user. Idempotent by name: if the user already has a collection with this name, " +
 			"that one is returned with created=false and nothing changes. Add companies with add_to_collection.",
-		Hints: tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		DryRun: func(in createCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in createCollectionInput) (createCollectionOutput, error) {
 			return createCollection(ctx, d, in)
 		},
@@ -38,6 +41,9 @@ func NewCreateCollection(d Deps) tools.Tool {
 }
 
 func createCollection(ctx context.Context, d Deps, in createCollectionInput) (createCollectionOutput, error) {
+	if in.DryRun {
+		return dryCreateCollection(ctx, d, in)
+	}
 	res, err := d.Writer.CreateCollection(ctx, in.Name, tools.OptionalString(in.Description))
 	// An answer with data means the write was done: report it, with what
 	// failed to come back, rather than an error that invites a retry.

@@ -9,6 +9,7 @@ import (
 type requestEmailDiscoveryInput struct {
 	CompanyID string   `json:"company_id" desc:"The company's id." max:"100"`
 	Roles     []string `json:"roles,omitempty" desc:"Roles to look for, e.g. [\"CEO\", \"Head of Sales\"]; default: leadership roles." max:"10"`
+	DryRun    bool     `json:"dry_run,omitempty" desc:"true: only report what the call would do (checks arguments and targets); writes nothing, spends no rate-limit token."`
 }
 
 type emailDiscoveryJob struct {
@@ -22,8 +23,9 @@ type emailDiscoveryJob struct {
 }
 
 type requestEmailDiscoveryOutput struct {
-	Job  emailDiscoveryJob `json:"job"`
-	Note string            `json:"note,omitempty"`
+	Job    emailDiscoveryJob `json:"job"`
+	DryRun bool              `json:"dry_run,omitempty"`
+	Note   string            `json:"note,omitempty"`
 }
 
 // WrittenIDs names the job, for the audit record.
@@ -40,7 +42,8 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 		Title: "Find email contacts",
 		Description: "Start finding work email contacts at one company, optionally for given roles. Returns a job with its status; " +
 			"when it completes, the contacts appear on the company (call get_company). Each call starts a new job and counts against a rate limit, so do not repeat it while a job is pending.",
-		Hints: tools.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
+		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
+		DryRun: func(in requestEmailDiscoveryInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
 			return requestEmailDiscovery(ctx, d, in)
 		},
@@ -48,6 +51,9 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 }
 
 func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
+	if in.DryRun {
+		return dryRequestEmailDiscovery(ctx, d, in)
+	}
 	job, err := d.Writer.RequestEmailDiscovery(ctx, in.CompanyID, in.Roles)
 	// An answer with data means the write was done: report it, with what
 	// failed to come back, rather than an error that invites a retry.

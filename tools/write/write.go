@@ -17,6 +17,8 @@ import (
 type Deps struct {
 	// Writer runs the mutations.
 	Writer mutation.Writer
+	// Lookup reads the targets of a dry run; nil refuses dry runs.
+	Lookup Lookup
 	// Allowed reports whether the named write tool is enabled on this server.
 	// It is fixed at start-up from --allow-mutations.
 	Allowed func(tool string) bool
