@@ -1,14 +1,19 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/mcphttp"
 )
 
 // These tests post the stdio edge's hostile frames to the HTTP server
@@ -71,4 +76,31 @@ func TestHTTPModernRevisionGetsExactIdsPlainWordsAndItsStatuses(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, got)
 	assert.Contains(t, got, fmt.Sprintf(`"id":18446744073709551616,"error":{"code":%d,`, mcp.HEADER_MISMATCH))
 	assert.NotRegexp(t, goisms, got)
+}
+
+func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
+	// A tool that reports progress makes mcp-go answer as an event
+	// stream; the id is put back in the answer event, the notification
+	// passes as it was.
+	s := server.NewMCPServer("t", "1")
+	s.AddTool(mcp.NewTool("talk"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		err := server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress",
+			map[string]any{"progressToken": 1, "progress": 1})
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText("done"), nil
+	})
+	h := httptest.NewServer(mcphttp.ReadMessage(0, httpEdge(s, server.NewStreamableHTTPServer(s, server.WithStateLess(true)))))
+	defer h.Close()
+
+	resp := post(t, h.URL, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"name":"talk"}}`,
+		map[string]string{"MCP-Protocol-Version": "2025-11-25"})
+	require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	events := strings.Split(strings.TrimSpace(readBody(t, resp)), "\n\n")
+	require.Len(t, events, 2, "%q", events)
+	assert.Equal(t, `event: message
+data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":1}}`, events[0])
+	assert.Equal(t, `event: message
+data: {"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"content":[{"type":"text","text":"done"}]}}`, events[1])
 }

@@ -3,8 +3,10 @@
 // that break them, and the stdio transport that applies them to each line.
 //
 // Both transports use the same checks. Stdio reads one message per line
-// through [Stdio]; the HTTP transport passes each POST body to [Check] (or
-// to [Handler.Message], which also serves it).
+// through [Stdio]; the HTTP transport passes each POST body to [Check],
+// then to mcp-go's Streamable HTTP handler (which keeps the transport's
+// header and status rules) behind a layer in package app that gives it an
+// id of the edge's own and puts the client's back, as [Message] does.
 //
 // The rules, in the order a message meets them:
 //
