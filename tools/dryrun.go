@@ -22,8 +22,10 @@ func (b Budget) String() string {
 	switch {
 	case !b.Limited:
 		return "This tool has no rate limit here."
+	case b.Remaining < 0 && b.Limit.Unlimited():
+		return "A rate limit may apply; the shared store does not report what is left. This dry run spent none."
 	case b.Remaining < 0:
-		return fmt.Sprintf("Rate limit: %s per caller; the shared store does not report what is left.", b.Limit)
+		return fmt.Sprintf("Rate limit: %s per caller; the shared store does not report what is left. This dry run spent none.", b.Limit)
 	default:
 		return fmt.Sprintf("Rate limit: %d of %s per caller left now; this dry run spent none.", b.Remaining, b.Limit)
 	}

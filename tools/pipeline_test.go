@@ -214,3 +214,11 @@ func TestSchemaComesFromTheInputStruct(t *testing.T) {
 	assert.Equal(t, map[string]any{"type": "integer", "description": "how many", "minimum": 1.0, "maximum": 10.0, "default": 4.0}, props["limit"])
 	assert.Contains(t, props, "context")
 }
+
+// A dry run's budget sentence never shows a zero limit: a store that cannot
+// say what is left says so.
+func TestBudgetSentence(t *testing.T) {
+	assert.Equal(t, "This tool has no rate limit here.", tools.Budget{}.String())
+	assert.Contains(t, tools.Budget{Limited: true, Remaining: -1}.String(), "does not report what is left")
+	assert.Contains(t, tools.Budget{Limited: true, Remaining: 2, Limit: ratelimit.Limit{Count: 5, Period: time.Minute}}.String(), "2 of 5 per minute per caller left")
+}
