@@ -97,6 +97,8 @@ func (q *Query) readPhrases(ps []phrase, words *[]bound) {
 			continue
 		case !p.known && (stopWords[p.text] || !hasLetterOrDigit(p.text)):
 			continue
+		case isFillerVerb(ps, i):
+			continue
 		}
 		k := kindKeyword
 		if p.known {

@@ -85,6 +85,37 @@ me more most my near need of on one or organisations organizations other our peo
 ones similar some staff such than that the their them there these they this those to top us using
 want we what where which who with within work working would you`)
 
+// fillerVerbs say that the companies do what follows ("companies building
+// warehouse software", "firms that make chips"): the object is the content,
+// the verb only links it to the subject. As a keyword such a verb would
+// narrow the search by how a description happens to be phrased, and, being
+// in a third of all descriptions, it makes the search read long index lists.
+// They are dropped only where they link a subject to an object (see
+// isFillerVerb): "smart building sensors" keeps "building".
+var fillerVerbs = setOf(`build builds building make makes making offer offers offering provide provides
+providing develop develops developing sell sells selling create creates creating produce produces producing`)
+
+// fillerSubjects are the words after which a filler verb links a subject to
+// what it does: "companies building", "firms that make", "those who offer".
+var fillerSubjects = setOf(`companies company firms firm businesses organisations organizations ones that who which
+are is`)
+
+// isFillerVerb says whether phrase i of ps is a filler verb linking a
+// subject (a subject word, or a known country, category or size phrase) to
+// an object right after it (a known phrase or a word that is not a stop
+// word).
+func isFillerVerb(ps []phrase, i int) bool {
+	p := ps[i]
+	if p.known || !fillerVerbs[p.text] || i == 0 || i+1 >= len(ps) {
+		return false
+	}
+	prev, next := ps[i-1], ps[i+1]
+	if !next.known && (next.text == blank || stopWords[next.text] || !hasLetterOrDigit(next.text)) {
+		return false // no object follows: "companies building in Germany"
+	}
+	return prev.known || fillerSubjects[prev.text]
+}
+
 // negations are the words that negate what follows them ("not in Germany",
 // "excluding fintech", "non-US", "outside the UK"). Two-word negations
 // ("other than", "rather than", "apart from", "aside from") are recognised
