@@ -142,13 +142,17 @@ func (r *running) read() map[string]any {
 	return m
 }
 
-// call runs one tool and returns its structuredContent and isError.
+// call runs one tool and returns its structuredContent and isError; for a
+// failure, its _meta error details as "error".
 func (r *running) call(tool, args string) (map[string]any, bool) {
 	r.t.Helper()
 	r.id++
 	r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, r.id, tool, args))
 	res := r.read()["result"].(map[string]any)
 	isErr, _ := res["isError"].(bool)
+	if isErr {
+		return map[string]any{"error": errorMeta(res)}, true
+	}
 	return res["structuredContent"].(map[string]any), isErr
 }
 

@@ -206,3 +206,27 @@ func TestToolNamesAreTheCatalogue(t *testing.T) {
 	}
 	assert.Equal(t, built, ToolNames())
 }
+
+// catalogueBudget is the most tools/list may cost a model's context
+// (DESIGN.md, "Agent contract"): every byte of it is read in every session.
+const catalogueBudget = 10_000
+
+// TestCatalogueFitsItsBudget measures the compact JSON of the tools/list
+// result as a client receives it under 2026-07-28, with the default
+// configuration: all nine tools listed, writes off (their descriptions say
+// so) and the default rate limits stated.
+func TestCatalogueFitsItsBudget(t *testing.T) {
+	s, counts := testServer(t, Mutations{}, false)
+	require.Equal(t, 9, counts.Tools)
+	resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":`+modernMeta+`}}`))
+	b, err := json.Marshal(resp)
+	require.NoError(t, err)
+	var out struct {
+		Result json.RawMessage `json:"result"`
+	}
+	require.NoError(t, json.Unmarshal(b, &out))
+	var compact bytes.Buffer
+	require.NoError(t, json.Compact(&compact, out.Result))
+	t.Logf("tools/list result: %d bytes", compact.Len())
+	assert.LessOrEqual(t, compact.Len(), catalogueBudget, "the catalogue outgrew its budget: shorten descriptions or schemas")
+}

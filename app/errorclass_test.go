@@ -72,13 +72,13 @@ func callAgainst(t *testing.T, url string, classes tools.ErrorClasses) map[strin
 	require.NoError(t, err)
 	var out struct {
 		Result struct {
-			IsError           bool           `json:"isError"`
-			StructuredContent map[string]any `json:"structuredContent"`
+			IsError bool           `json:"isError"`
+			Meta    map[string]any `json:"_meta"`
 		} `json:"result"`
 	}
 	require.NoError(t, json.Unmarshal(b, &out), "%s", b)
 	require.True(t, out.Result.IsError, "%s", b)
-	return obj(out.Result.StructuredContent["error"])
+	return obj(out.Result.Meta[tools.ErrorMetaKey])
 }
 
 // TestSameCallSameClassAcrossSpellings serves the same refusal spelled as

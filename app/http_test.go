@@ -25,6 +25,7 @@ import (
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/tools"
 )
 
 // These tests run the whole server (app.Run with --http) over real HTTP, in
@@ -155,7 +156,8 @@ func connectMCP(t *testing.T, endpoint, rev string, headers map[string]string) *
 	return c
 }
 
-// callTool runs a tool and returns its structured content and isError.
+// callTool runs a tool and returns its structured content and isError; for
+// a failure, its _meta error details as "error".
 func callTool(t *testing.T, c *client.Client, tool string, args map[string]any) (map[string]any, bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -165,6 +167,11 @@ func callTool(t *testing.T, c *client.Client, tool string, args map[string]any) 
 	req.Params.Arguments = args
 	res, err := c.CallTool(ctx, req)
 	require.NoError(t, err)
+	if res.IsError {
+		require.Nil(t, res.StructuredContent, "a failed result carries structuredContent")
+		require.NotNil(t, res.Meta, "a failed result has no _meta")
+		return map[string]any{"error": obj(res.Meta.AdditionalFields[tools.ErrorMetaKey])}, true
+	}
 	sc, _ := res.StructuredContent.(map[string]any)
 	return sc, res.IsError
 }

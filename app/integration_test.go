@@ -122,13 +122,24 @@ func (s *session) rpc(method, params string) map[string]any {
 	return out["result"].(map[string]any)
 }
 
-// call runs a tool and returns its structuredContent and isError.
+// call runs a tool and returns its structuredContent and isError. A failure
+// has no structuredContent; call returns its _meta error details as "error".
 func (s *session) call(tool, args string) (map[string]any, bool) {
 	s.t.Helper()
 	res := s.rpc("tools/call", fmt.Sprintf(`{"name":%q,"arguments":%s}`, tool, args))
 	sc, _ := res["structuredContent"].(map[string]any)
 	isErr, _ := res["isError"].(bool)
+	if isErr {
+		require.Nil(s.t, sc, "a failed result carries structuredContent")
+		return map[string]any{"error": errorMeta(res)}, true
+	}
 	return sc, isErr
+}
+
+// errorMeta returns the error details of a failed result, as a client
+// reads them from _meta.
+func errorMeta(result map[string]any) map[string]any {
+	return obj(obj(result["_meta"])[tools.ErrorMetaKey])
 }
 
 func (s *session) ok(tool, args string) map[string]any {

@@ -82,13 +82,13 @@ func (s *session) callAs(caller, tool, args string) string {
 	b, _ := json.Marshal(resp)
 	var out struct {
 		Result struct {
-			IsError           bool `json:"isError"`
-			StructuredContent struct {
+			IsError bool `json:"isError"`
+			Meta    struct {
 				Error struct {
 					Code        string `json:"code"`
 					RetryAfterS int    `json:"retry_after_s"`
-				} `json:"error"`
-			} `json:"structuredContent"`
+				} `json:"io.companyintel/error"`
+			} `json:"_meta"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(b, &out); err != nil {
@@ -97,7 +97,7 @@ func (s *session) callAs(caller, tool, args string) string {
 	if !out.Result.IsError {
 		return ""
 	}
-	return out.Result.StructuredContent.Error.Code
+	return out.Result.Meta.Error.Code
 }
 
 func TestReplicasShareOneRateLimitThroughRedis(t *testing.T) {

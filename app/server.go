@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -68,7 +69,7 @@ const instructions = "Company intelligence over a catalogue of company profiles.
 	"Find companies with search_companies (keywords and filters) or ai_search (plain English, rate limited); " +
 	"read profiles with get_company or get_companies_batch; keep lists in collections (list_collections, get_collection_items). " +
 	"Write tools (create_collection, add_to_collection, request_email_discovery) may be disabled here: the companies://server/status resource says. " +
-	"Failed calls answer isError with error.code; rate_limited and backend_timeout carry retry advice."
+	"A failed call is isError with its class in the text: \"<tool> failed [<class>]: <what to do>\"."
 
 // NewMCPServer assembles the tools, resources and prompts into an MCP server.
 func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
@@ -103,7 +104,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		}
 		if p.Limiter != nil {
 			if d := p.Limiter.Describe(t.Name()); d != "" {
-				t = t.WithNote("Rate limit: " + d + "; a refusal says when to retry.")
+				t = t.WithNote("Rate limit: " + strings.TrimPrefix(d, "limited to ") + ".")
 			}
 		}
 		served = append(served, rt.ServerTool(t))

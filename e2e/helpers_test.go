@@ -138,7 +138,7 @@ func decodeOK[T any](t *testing.T, res *mcp.CallToolResult) T {
 	return out
 }
 
-// toolError is structuredContent.error of a failed call.
+// toolError is the error details of a failed call, from its _meta.
 type toolError struct {
 	Tool        string  `json:"tool"`
 	Code        string  `json:"code"`
@@ -156,13 +156,14 @@ type toolError struct {
 func decodeFailure(t *testing.T, res *mcp.CallToolResult) (toolError, string) {
 	t.Helper()
 	require.True(t, res.IsError, "expected isError, got %s", describe(res))
-	var body struct {
-		Error toolError `json:"error"`
-	}
-	raw := structured(t, res)
-	require.NoError(t, json.Unmarshal(raw, &body), "structuredContent: %s", raw)
-	require.NotEmpty(t, body.Error.Code, "structuredContent.error.code is missing: %s", raw)
-	return body.Error, textOf(t, res)
+	require.Nil(t, res.StructuredContent, "a failed call carries structuredContent: %s", describe(res))
+	require.NotNil(t, res.Meta, "a failed call has no _meta: %s", describe(res))
+	raw, err := json.Marshal(res.Meta.AdditionalFields["io.companyintel/error"])
+	require.NoError(t, err)
+	var e toolError
+	require.NoError(t, json.Unmarshal(raw, &e), "_meta error: %s", raw)
+	require.NotEmpty(t, e.Code, "the error class is missing from _meta: %s", raw)
+	return e, textOf(t, res)
 }
 
 // structured returns the structuredContent as JSON.

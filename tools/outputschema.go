@@ -3,84 +3,84 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/mark3labs/mcp-go/mcp"
+	"reflect"
+	"strings"
 )
 
-// A failed call carries structuredContent {"error": {...}} beside isError.
-// Clients built on the official TypeScript SDK (the MCP Inspector, Claude
-// Desktop) validate any structuredContent against the tool's outputSchema,
-// isError or not, and drop a result that does not match — the user would
-// never see the failure. So every outputSchema admits both shapes: the
-// success fields, required as before, or the error object alone.
+// The outputSchema is kept small on purpose: the whole catalogue must stay
+// under 10 KB (DESIGN.md, "Agent contract"), and a model reads the field
+// names of a result better than a nested schema. So it lists the result's
+// top-level fields with their types, which ones are always present, and the
+// few descriptions that say more than the name; arrays say nothing of their
+// items, which the answer itself shows. A reflected schema of every nested field was
+// two thirds of a 30 KB catalogue.
+//
+// A failed call carries no structuredContent (isError results are not
+// validated against the outputSchema when they have none: the official
+// TypeScript SDK checks structuredContent only when present), so the schema
+// describes successes alone. The error details sit in the result's _meta
+// under ErrorMetaKey.
 
-// errorSchema describes structuredContent.error.
-var errorSchema = map[string]any{
-	"type":        "object",
-	"description": "Present only on a failed call (isError true), instead of the fields above.",
-	"properties": map[string]any{
-		"tool":    map[string]any{"type": "string"},
-		"code":    map[string]any{"type": "string", "enum": classNames()},
-		"message": map[string]any{"type": "string"},
-		"retryable": map[string]any{
-			"type":        "boolean",
-			"description": "Whether the same call may succeed later.",
-		},
-		"retry_after_s": map[string]any{"type": "integer", "description": "Seconds to wait before retrying."},
-		"fields": map[string]any{
-			"type":        "array",
-			"description": "The arguments at fault, for invalid_arguments.",
-			"items": map[string]any{
-				"type":       "object",
-				"properties": map[string]any{"field": map[string]any{"type": "string"}, "problem": map[string]any{"type": "string"}},
-			},
-		},
-		"backend": map[string]any{
-			"type":        "object",
-			"description": "What the data API said: HTTP status, GraphQL errors (errorType, message, path), or a body excerpt.",
-		},
-		"partial": map[string]any{"description": "Data that arrived together with the errors."},
-	},
-	"required": []string{"tool", "code", "message", "retryable"},
+// compactOutputSchema describes the JSON encoding of struct type t.
+func compactOutputSchema(t reflect.Type) (json.RawMessage, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("output type %s is not a struct", t)
+	}
+	props := map[string]any{}
+	var required []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		p := map[string]any{"type": jsonType(f.Type)}
+		if d := f.Tag.Get("jsonschema"); d != "" {
+			p["description"] = d
+		}
+		props[name] = p
+		if !strings.Contains(opts, "omitempty") {
+			required = append(required, name)
+		}
+	}
+	if len(props) == 0 {
+		return nil, fmt.Errorf("output type %s has no fields", t)
+	}
+	schema := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	return json.Marshal(schema)
 }
 
-// classNames lists every Class, for the schema's enum.
-func classNames() []string {
-	return []string{string(InvalidArguments), string(MutationsDisabled), string(RateLimited), string(LimitStoreUnavailable), string(Unauthorized),
-		string(Forbidden), string(NotFound), string(BackendTimeout), string(BackendUnreachable), string(BackendError)}
-}
-
-// withErrorShape rewrites t's outputSchema so that it admits the error
-// object: the success fields' "required" moves into an anyOf branch beside
-// {"required": ["error"]}.
-func withErrorShape(t *mcp.Tool) error {
-	b, err := json.Marshal(t.OutputSchema)
-	if err != nil {
-		return err
+// jsonType is the JSON Schema type of a Go type's encoding. A nil pointer
+// encodes as null, so pointers admit null too.
+func jsonType(t reflect.Type) any {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return []any{jsonType(t.Elem()), "null"}
+	case reflect.Slice:
+		// Tools return empty lists, never nil, where a list is required;
+		// server-side output validation in the tests holds them to it.
+		return "array"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
 	}
-	var schema map[string]any
-	if err := json.Unmarshal(b, &schema); err != nil {
-		return err
-	}
-	props, ok := schema["properties"].(map[string]any)
-	if !ok {
-		return fmt.Errorf("output schema has no properties")
-	}
-	if _, taken := props["error"]; taken {
-		return fmt.Errorf("output field %q is reserved for failures", "error")
-	}
-	props["error"] = errorSchema
-	success := map[string]any{"required": schema["required"]}
-	if schema["required"] == nil {
-		success = map[string]any{"not": map[string]any{"required": []string{"error"}}}
-	}
-	delete(schema, "required")
-	schema["anyOf"] = []any{success, map[string]any{"required": []string{"error"}}}
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		return err
-	}
-	t.OutputSchema = mcp.ToolOutputSchema{}
-	t.RawOutputSchema = raw
-	return nil
+	return "object"
 }

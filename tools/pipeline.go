@@ -196,8 +196,17 @@ func (rt *Runtime) fail(t Tool, rec *record, e *Error) *mcp.CallToolResult {
 	return errorResult(t.def.Name, e)
 }
 
+// ErrorMetaKey is the result _meta key under which a failed call's details
+// travel: class, retryability, the arguments at fault, the backend's words.
+// A reverse-DNS prefix outside the ones MCP reserves (modelcontextprotocol,
+// mcp), as the spec's _meta key rules ask.
+const ErrorMetaKey = "io.companyintel/error"
+
 // errorResult renders a failure as the caller sees it: isError, a sentence
-// naming the tool and the class, and the same facts as structuredContent.error.
+// naming the tool and the class for the model, and the same facts for a
+// program in _meta[ErrorMetaKey]. There is no structuredContent: the
+// outputSchema describes successes, and clients validate structuredContent
+// against it whenever it is present, isError or not.
 func errorResult(tool string, e *Error) *mcp.CallToolResult {
 	text := fmt.Sprintf("%s failed [%s]: %s", tool, e.Class, e.Message)
 	body := map[string]any{
@@ -218,11 +227,10 @@ func errorResult(tool string, e *Error) *mcp.CallToolResult {
 	if e.Partial != nil {
 		body["partial"] = e.Partial
 	}
-	content := map[string]any{"error": body}
 	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{mcp.NewTextContent(text)},
-		StructuredContent: content,
+		Result:  mcp.Result{Meta: mcp.NewMetaFromMap(map[string]any{ErrorMetaKey: body})},
+		IsError: true,
+		Content: []mcp.Content{mcp.NewTextContent(text)},
 	}
 }
 

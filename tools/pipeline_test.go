@@ -81,7 +81,7 @@ func TestEveryBadFieldIsNamedAtOnce(t *testing.T) {
 	} {
 		assert.Contains(t, text, want)
 	}
-	fields := tooltest.Structured(t, res)["error"].(map[string]any)["fields"].([]any)
+	fields := tooltest.ErrorDetails(t, res)["fields"].([]any)
 	assert.Len(t, fields, 5)
 }
 
@@ -103,7 +103,7 @@ func TestRateLimitRefusalSaysWhenToRetry(t *testing.T) {
 	}
 	res := tooltest.CallWith(t, rt, tool, `{"query":"a"}`)
 	require.True(t, res.IsError)
-	e := tooltest.Structured(t, res)["error"].(map[string]any)
+	e := tooltest.ErrorDetails(t, res)
 	assert.Equal(t, "rate_limited", e["code"])
 	assert.EqualValues(t, 30, e["retry_after_s"])
 	assert.Equal(t, true, e["retryable"])
@@ -138,7 +138,7 @@ func TestLimitStoreDownRefusesLimitedToolsOnly(t *testing.T) {
 	res := tooltest.CallWith(t, rt, limited, `{"query":"a"}`)
 	require.True(t, res.IsError)
 	assert.Zero(t, ran, "never served unlimited")
-	e := tooltest.Structured(t, res)["error"].(map[string]any)
+	e := tooltest.ErrorDetails(t, res)
 	assert.Equal(t, "limit_store_unavailable", e["code"])
 	assert.Equal(t, true, e["retryable"])
 	assert.EqualValues(t, 5, e["retry_after_s"])
@@ -181,7 +181,7 @@ func TestBackendFailureIsAnErrorRecordAndAnIsErrorResult(t *testing.T) {
 	})
 	res, logs := tooltest.Call(t, tool, `{"query":"a"}`)
 	require.True(t, res.IsError)
-	e := tooltest.Structured(t, res)["error"].(map[string]any)
+	e := tooltest.ErrorDetails(t, res)
 	assert.Equal(t, "backend_error", e["code"])
 	assert.EqualValues(t, 503, e["backend"].(map[string]any)["status"])
 	assert.Contains(t, logs, `"level":"ERROR"`)

@@ -171,7 +171,7 @@ func inputSchema(fields []field) json.RawMessage {
 	}
 	props[ContextArg] = map[string]any{
 		"type":        "string",
-		"description": "Optional: the user's goal in one sentence, for the audit log. Never sent to the data API.",
+		"description": "The user's goal, for the audit log only.",
 		"maxLength":   maxContextLen,
 	}
 	schema := map[string]any{

@@ -59,9 +59,7 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	def := mcp.NewTool(s.Name,
 		mcp.WithDescription(s.Description),
 		mcp.WithToolTitle(s.Title),
-		mcp.WithOutputSchema[Out](),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
-			Title:           s.Title,
 			ReadOnlyHint:    mcp.ToBoolPtr(s.Hints.ReadOnly),
 			DestructiveHint: mcp.ToBoolPtr(s.Hints.Destructive),
 			IdempotentHint:  mcp.ToBoolPtr(s.Hints.Idempotent),
@@ -70,12 +68,11 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	)
 	def.InputSchema = mcp.ToolInputSchema{}
 	def.RawInputSchema = inputSchema(fields)
-	if def.OutputSchema.Type == "" {
-		panic(fmt.Sprintf("tool %s: no output schema could be derived from %s", s.Name, reflect.TypeFor[Out]()))
-	}
-	if err := withErrorShape(&def); err != nil {
+	out, err := compactOutputSchema(reflect.TypeFor[Out]())
+	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", s.Name, err))
 	}
+	def.RawOutputSchema = out
 	run := s.Run
 	var dryRun func(reflect.Value) bool
 	if s.DryRun != nil {

@@ -9,19 +9,19 @@ import (
 )
 
 type aiSearchInput struct {
-	Query string `json:"query" desc:"What to find, in plain English, e.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
-	Limit int    `json:"limit,omitempty" desc:"Companies to return, 1-50; default 10." min:"1" max:"50" default:"10"`
+	Query string `json:"query" desc:"The request, e.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
+	Limit int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"50" default:"10"`
 }
 
 type aiSearchOutput struct {
 	Companies      []tools.Company `json:"companies"`
-	Total          int             `json:"total" jsonschema:"How many companies match in all; a lower bound when the note says \"at least\"."`
-	Interpretation string          `json:"interpretation" jsonschema:"How the request was read; check it before relying on the results."`
-	AppliedFilters []string        `json:"applied_filters" jsonschema:"Filters derived from the request, in search_companies' facet form."`
-	Keywords       string          `json:"keywords,omitempty" jsonschema:"Words left for keyword ranking."`
+	Total          int             `json:"total" jsonschema:"A lower bound when note says \"at least\"."`
+	Interpretation string          `json:"interpretation"`
+	AppliedFilters []string        `json:"applied_filters"`
+	Keywords       string          `json:"keywords,omitempty"`
 	MinEmployees   *int            `json:"min_employees,omitempty"`
 	MaxEmployees   *int            `json:"max_employees,omitempty"`
-	NotApplied     []string        `json:"not_applied" jsonschema:"Exclusions (e.g. 'not countries;Germany') and conflicting constraints the search did not apply; filter the results yourself."`
+	NotApplied     []string        `json:"not_applied" jsonschema:"Constraints the search could not apply; filter the results yourself."`
 	Note           string          `json:"note,omitempty"`
 }
 
@@ -37,9 +37,8 @@ func NewAiSearch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
 		Name:  "ai_search",
 		Title: "AI company search",
-		Description: "Find companies from a plain-English request: countries, categories and size words (\"startup\", \"over 500 employees\") are turned into filters and the rest ranks by keywords. " +
-			"Returns the companies and how the request was interpreted. It is rate limited and slower than search_companies: " +
-			"prefer search_companies when you can state the keywords and filters yourself.",
+		Description: "Find companies from a plain-English request; countries, categories, sizes and founding years become filters, the rest keywords. " +
+			"Check not_applied. Prefer search_companies when you can state keywords and filters.",
 		Hints: readHints,
 		Run: func(ctx context.Context, in aiSearchInput) (aiSearchOutput, error) {
 			return aiSearch(ctx, r, in)

@@ -8,9 +8,9 @@ import (
 )
 
 type getCollectionItemsInput struct {
-	CollectionID string `json:"collection_id" desc:"The collection's id, from list_collections or create_collection." max:"100"`
-	Limit        int    `json:"limit,omitempty" desc:"Companies per page, 1-100; default 20." min:"1" max:"100" default:"20"`
-	Cursor       string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one." max:"4096"`
+	CollectionID string `json:"collection_id" desc:"From list_collections or create_collection." max:"100"`
+	Limit        int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
+	Cursor       string `json:"cursor,omitempty" desc:"next_cursor of the previous page." max:"4096"`
 }
 
 type collectionItem struct {
@@ -36,7 +36,7 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
 		Name:        "get_collection_items",
 		Title:       "Get a collection's companies",
-		Description: "List the companies in one of the signed-in user's collections, in the order they were added, with full profiles. Paginated: up to limit per call (default 20, max 100).",
+		Description: "List the companies in one of the user's collections, in the order added. Next page: pass next_cursor as cursor.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 			return getCollectionItems(ctx, r, in)

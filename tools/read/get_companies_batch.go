@@ -13,14 +13,14 @@ import (
 const maxBatch = 50
 
 type getCompaniesBatchInput struct {
-	IDs []string `json:"ids" desc:"Company ids, 1-50 after duplicates are removed; results keep this order." min:"1"`
+	IDs []string `json:"ids" desc:"Company ids, 1-50 after duplicates are removed." min:"1"`
 }
 
 type getCompaniesBatchOutput struct {
 	Companies         []tools.Company `json:"companies"`
-	NotFound          []string        `json:"not_found" jsonschema:"Ids that match no company."`
-	Failed            []string        `json:"failed,omitempty" jsonschema:"Ids the data API failed to read this time (see note); retry them."`
-	DuplicatesDropped []string        `json:"duplicates_dropped" jsonschema:"Ids given more than once; each was fetched once."`
+	NotFound          []string        `json:"not_found"`
+	Failed            []string        `json:"failed,omitempty" jsonschema:"Ids not read this time (see note); retry them."`
+	DuplicatesDropped []string        `json:"duplicates_dropped"`
 	Note              string          `json:"note,omitempty"`
 }
 
@@ -33,12 +33,10 @@ func (o getCompaniesBatchOutput) ItemCount() int { return len(o.Companies) }
 // the order asked.
 func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
-		Name:  "get_companies_batch",
-		Title: "Get several companies",
-		Description: "Fetch up to 50 company profiles by id in one call, in the order given. " +
-			"Duplicate ids are fetched once and reported; ids that match nothing are listed in not_found rather than failing the call. " +
-			"Prefer it to repeated get_company calls.",
-		Hints: readHints,
+		Name:        "get_companies_batch",
+		Title:       "Get several companies",
+		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids are listed in not_found. Prefer it to repeated get_company calls.",
+		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
 			return getCompaniesBatch(ctx, r, in)
 		},

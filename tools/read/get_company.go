@@ -8,23 +8,22 @@ import (
 )
 
 type getCompanyInput struct {
-	ID string `json:"id" desc:"The company's id, as returned by search_companies or ai_search (e.g. \"cmp_000123\")." max:"100"`
+	ID string `json:"id" desc:"Company id from a search, e.g. \"cmp_000123\"." max:"100"`
 }
 
 type getCompanyOutput struct {
 	Company tools.Company `json:"company"`
-	Note    string        `json:"note,omitempty" jsonschema:"Present when part of the profile could not be read: which part, and the data API's words."`
+	Note    string        `json:"note,omitempty"`
 }
 
 // NewGetCompany returns the get_company tool: one full profile by id; an
 // unknown id is not_found.
 func NewGetCompany(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompanyInput, getCompanyOutput]{
-		Name:  "get_company",
-		Title: "Get a company",
-		Description: "Fetch one company's full profile by id, including any email contacts found by request_email_discovery. " +
-			"Use get_companies_batch for several ids at once, and search_companies or ai_search to find ids.",
-		Hints: readHints,
+		Name:        "get_company",
+		Title:       "Get a company",
+		Description: "Fetch one company's full profile by id, with contacts found by request_email_discovery. Several ids: get_companies_batch.",
+		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompanyInput) (getCompanyOutput, error) {
 			return getCompany(ctx, r, in)
 		},

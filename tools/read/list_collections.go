@@ -8,8 +8,8 @@ import (
 )
 
 type listCollectionsInput struct {
-	Limit  int    `json:"limit,omitempty" desc:"Collections per page, 1-100; default 20." min:"1" max:"100" default:"20"`
-	Cursor string `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one." max:"4096"`
+	Limit  int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
+	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the previous page." max:"4096"`
 }
 
 type listCollectionsOutput struct {
@@ -28,11 +28,10 @@ func (o listCollectionsOutput) ItemCount() int { return len(o.Collections) }
 // pipeline.
 func NewListCollections(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[listCollectionsInput, listCollectionsOutput]{
-		Name:  "list_collections",
-		Title: "List my collections",
-		Description: "List the signed-in user's collections of companies, newest first, with how many companies each holds. " +
-			"Use get_collection_items to see the companies in one.",
-		Hints: readHints,
+		Name:        "list_collections",
+		Title:       "List my collections",
+		Description: "List the signed-in user's collections, newest first, with item counts. get_collection_items shows one's companies.",
+		Hints:       readHints,
 		Run: func(ctx context.Context, in listCollectionsInput) (listCollectionsOutput, error) {
 			return listCollections(ctx, r, in)
 		},

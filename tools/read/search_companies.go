@@ -11,18 +11,18 @@ import (
 )
 
 type searchCompaniesInput struct {
-	Query      string   `json:"query,omitempty" desc:"Keywords matched against company name, description, categories and city, e.g. \"warehouse robotics\". Optional when country or categories is given." max:"200"`
-	Country    string   `json:"country,omitempty" desc:"Only companies in this country: ISO alpha-2 (\"US\"), alpha-3 (\"USA\") or English name (\"United States\"); common aliases such as \"UK\" work." max:"100"`
-	Categories []string `json:"categories,omitempty" desc:"Only companies in any of these categories, e.g. [\"Software\", \"Fintech\"]. The companies://filters resource lists every category." max:"10"`
-	Limit      int      `json:"limit,omitempty" desc:"Companies per page, 1-100; default 20." min:"1" max:"100" default:"20"`
-	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor from the previous page, to fetch the next one; keep the other arguments the same." max:"4096"`
+	Query      string   `json:"query,omitempty" desc:"Keywords, e.g. \"warehouse robotics\"." max:"200"`
+	Country    string   `json:"country,omitempty" desc:"ISO code or English name: \"US\", \"DEU\", \"United Kingdom\"." max:"100"`
+	Categories []string `json:"categories,omitempty" desc:"Any of these; exact names from companies://filters." max:"10"`
+	Limit      int      `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
+	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor of the previous page; keep the other arguments." max:"4096"`
 }
 
 type searchCompaniesOutput struct {
 	Companies      []tools.Company `json:"companies"`
-	Total          int             `json:"total" jsonschema:"How many companies match in all; a lower bound when the note says \"at least\"."`
-	NextCursor     string          `json:"next_cursor,omitempty" jsonschema:"Pass as cursor to get the next page; absent on the last page."`
-	AppliedFilters []string        `json:"applied_filters" jsonschema:"The filters sent to the backend, in its facet form."`
+	Total          int             `json:"total" jsonschema:"A lower bound when note says \"at least\"."`
+	NextCursor     string          `json:"next_cursor,omitempty"`
+	AppliedFilters []string        `json:"applied_filters"`
 	Note           string          `json:"note,omitempty"`
 }
 
@@ -38,10 +38,9 @@ func NewSearchCompanies(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
 		Name:  "search_companies",
 		Title: "Search companies",
-		Description: "Search over a million company profiles by keywords, country and category. " +
-			"Use it when you know what to look for in words or filters; use ai_search to have a plain-English request interpreted, " +
-			"get_company when you already have an id. Give a query or at least one filter. " +
-			"Returns up to limit companies (default 20, max 100), the total number of matches, and next_cursor for the next page.",
+		Description: "Find companies by keywords and filters; give a query or a filter. " +
+			"Every query word must match (no OR) in name, description, categories or city. " +
+			"Next page: pass next_cursor as cursor. get_company gives a full profile; ai_search reads plain English.",
 		Hints: readHints,
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
 			return searchCompanies(ctx, r, in)

@@ -67,13 +67,35 @@ func Text(t testing.TB, res *mcp.CallToolResult) string {
 	return ""
 }
 
-// ErrorCode returns structuredContent.error.code of a failed result, or "".
+// ErrorCode returns the class of a failed result, or "".
 func ErrorCode(t testing.TB, res *mcp.CallToolResult) string {
 	t.Helper()
 	if !res.IsError {
 		return ""
 	}
-	e, _ := Structured(t, res)["error"].(map[string]any)
-	code, _ := e["code"].(string)
+	code, _ := ErrorDetails(t, res)["code"].(string)
 	return code
+}
+
+// ErrorDetails returns a failed result's _meta[tools.ErrorMetaKey] as
+// generic JSON, and fails the test when it is absent or the result carries
+// structuredContent (which a client would validate against the success
+// schema).
+func ErrorDetails(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.StructuredContent != nil {
+		t.Fatalf("a failed result carries structuredContent: %v", res.StructuredContent)
+	}
+	if res.Meta == nil {
+		t.Fatalf("a failed result has no _meta")
+	}
+	b, err := json.Marshal(res.Meta.AdditionalFields[tools.ErrorMetaKey])
+	if err != nil {
+		t.Fatalf("error details do not encode: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil || m == nil {
+		t.Fatalf("_meta[%s] is not an object: %s", tools.ErrorMetaKey, b)
+	}
+	return m
 }

@@ -11,16 +11,16 @@ import (
 const maxAdd = 50
 
 type addToCollectionInput struct {
-	CollectionID string   `json:"collection_id" desc:"The collection's id, from create_collection or list_collections." max:"100"`
-	CompanyIDs   []string `json:"company_ids" desc:"Company ids to add, 1-50 after duplicates are removed. Companies already in the collection are left as they are." min:"1"`
-	DryRun       bool     `json:"dry_run,omitempty" desc:"true: only report what the call would do (checks arguments and targets); writes nothing, spends no rate-limit token."`
+	CollectionID string   `json:"collection_id" desc:"From create_collection or list_collections." max:"100"`
+	CompanyIDs   []string `json:"company_ids" desc:"Company ids, 1-50 after duplicates are removed." min:"1"`
+	DryRun       bool     `json:"dry_run,omitempty" desc:"true: report what the call would do; write nothing, spend no token."`
 }
 
 type addToCollectionOutput struct {
 	Collection        tools.Collection `json:"collection"`
 	Added             []string         `json:"added"`
 	AlreadyPresent    []string         `json:"already_present"`
-	NotFound          []string         `json:"not_found" jsonschema:"Ids that match no company; nothing was added for them."`
+	NotFound          []string         `json:"not_found"`
 	DuplicatesDropped []string         `json:"duplicates_dropped"`
 	DryRun            bool             `json:"dry_run,omitempty"`
 	Note              string           `json:"note,omitempty"`
@@ -38,12 +38,11 @@ func (o addToCollectionOutput) ItemCount() int { return len(o.Added) }
 // list) and duplicates dropped.
 func NewAddToCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[addToCollectionInput, addToCollectionOutput]{
-		Name:  "add_to_collection",
-		Title: "Add companies to a collection",
-		Description: "Add up to 50 companies to one of the signed-in user's collections. Safe to repeat: companies already present are reported, not duplicated. " +
-			"Reports which ids were added, already present, or not found.",
-		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-		DryRun: func(in addToCollectionInput) bool { return in.DryRun },
+		Name:        "add_to_collection",
+		Title:       "Add companies to a collection",
+		Description: "Add up to 50 companies to one of the user's collections. Safe to repeat: reports ids added, already present or not found.",
+		Hints:       tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		DryRun:      func(in addToCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in addToCollectionInput) (addToCollectionOutput, error) {
 			return addToCollection(ctx, d, in)
 		},

@@ -7,14 +7,14 @@ import (
 )
 
 type createCollectionInput struct {
-	Name        string `json:"name" desc:"The collection's name, unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
+	Name        string `json:"name" desc:"Unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
 	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
-	DryRun      bool   `json:"dry_run,omitempty" desc:"true: only report what the call would do (checks arguments and targets); writes nothing, spends no rate-limit token."`
+	DryRun      bool   `json:"dry_run,omitempty" desc:"true: report what the call would do; write nothing, spend no token."`
 }
 
 type createCollectionOutput struct {
 	Collection tools.Collection `json:"collection"`
-	Created    bool             `json:"created" jsonschema:"False when a collection of this name already existed and was returned unchanged."`
+	Created    bool             `json:"created"`
 	DryRun     bool             `json:"dry_run,omitempty"`
 	Note       string           `json:"note,omitempty"`
 }
@@ -28,12 +28,11 @@ func (o createCollectionOutput) WrittenIDs() []string { return []string{o.Collec
 // (created=false).
 func NewCreateCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[createCollectionInput, createCollectionOutput]{
-		Name:  "create_collection",
-		Title: "Create a collection",
-		Description: "Create a named collection of companies for the signed-in user. Idempotent by name: if the user already has a collection with this name, " +
-			"that one is returned with created=false and nothing changes. Add companies with add_to_collection.",
-		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-		DryRun: func(in createCollectionInput) bool { return in.DryRun },
+		Name:        "create_collection",
+		Title:       "Create a collection",
+		Description: "Create a named collection for the signed-in user; an existing one of that name is returned with created=false. Fill it with add_to_collection.",
+		Hints:       tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		DryRun:      func(in createCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in createCollectionInput) (createCollectionOutput, error) {
 			return createCollection(ctx, d, in)
 		},

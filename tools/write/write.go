@@ -39,7 +39,7 @@ func Tools(d Deps) []tools.Tool {
 
 // disabledNote tells a model reading the catalogue that the tool exists but
 // is switched off here, so it can tell the user rather than try.
-const disabledNote = "DISABLED ON THIS SERVER: write operations are switched off; calls are refused until the server is started with --allow-mutations."
+const disabledNote = "DISABLED ON THIS SERVER (--allow-mutations is off)."
 
 // guarded builds a write tool whose handler first checks the mutation gate,
 // then the caller's write scope. The flag is the ceiling and comes first: with
