@@ -171,7 +171,7 @@ func inputSchema(fields []field) json.RawMessage {
 	}
 	props[ContextArg] = map[string]any{
 		"type":        "string",
-		"description": "The user's goal, for the audit log only.",
+		"description": "The user's goal, for the audit log.",
 		"maxLength":   maxContextLen,
 	}
 	schema := map[string]any{

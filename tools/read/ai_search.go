@@ -15,13 +15,13 @@ type aiSearchInput struct {
 
 type aiSearchOutput struct {
 	Companies      []tools.Company `json:"companies"`
-	Total          int             `json:"total" jsonschema:"A lower bound when note says \"at least\"."`
+	Total          int             `json:"total"`
 	Interpretation string          `json:"interpretation"`
 	AppliedFilters []string        `json:"applied_filters"`
 	Keywords       string          `json:"keywords,omitempty"`
 	MinEmployees   *int            `json:"min_employees,omitempty"`
 	MaxEmployees   *int            `json:"max_employees,omitempty"`
-	NotApplied     []string        `json:"not_applied" jsonschema:"Constraints the search could not apply; filter the results yourself."`
+	NotApplied     []string        `json:"not_applied" jsonschema:"Constraints not applied; filter the results yourself."`
 	Note           string          `json:"note,omitempty"`
 }
 
@@ -37,8 +37,8 @@ func NewAiSearch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
 		Name:  "ai_search",
 		Title: "AI company search",
-		Description: "Find companies from a plain-English request; countries, categories, sizes and founding years become filters, the rest keywords. " +
-			"Check not_applied. Prefer search_companies when you can state keywords and filters.",
+		Description: "Find companies from a plain-English request: countries, categories, sizes and founding years become filters, other words keywords. " +
+			"Check not_applied. Prefer search_companies when you can state the filters.",
 		Hints: readHints,
 		Run: func(ctx context.Context, in aiSearchInput) (aiSearchOutput, error) {
 			return aiSearch(ctx, r, in)

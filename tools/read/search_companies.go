@@ -20,7 +20,7 @@ type searchCompaniesInput struct {
 
 type searchCompaniesOutput struct {
 	Companies      []tools.Company `json:"companies"`
-	Total          int             `json:"total" jsonschema:"A lower bound when note says \"at least\"."`
+	Total          int             `json:"total"`
 	NextCursor     string          `json:"next_cursor,omitempty"`
 	AppliedFilters []string        `json:"applied_filters"`
 	Note           string          `json:"note,omitempty"`

@@ -13,7 +13,7 @@ const maxAdd = 50
 type addToCollectionInput struct {
 	CollectionID string   `json:"collection_id" desc:"From create_collection or list_collections." max:"100"`
 	CompanyIDs   []string `json:"company_ids" desc:"Company ids, 1-50 after duplicates are removed." min:"1"`
-	DryRun       bool     `json:"dry_run,omitempty" desc:"true: report what the call would do; write nothing, spend no token."`
+	DryRun       bool     `json:"dry_run,omitempty" desc:"Only report what would happen."`
 }
 
 type addToCollectionOutput struct {

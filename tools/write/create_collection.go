@@ -9,7 +9,7 @@ import (
 type createCollectionInput struct {
 	Name        string `json:"name" desc:"Unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
 	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
-	DryRun      bool   `json:"dry_run,omitempty" desc:"true: report what the call would do; write nothing, spend no token."`
+	DryRun      bool   `json:"dry_run,omitempty" desc:"Only report what would happen."`
 }
 
 type createCollectionOutput struct {

@@ -9,7 +9,7 @@ import (
 type requestEmailDiscoveryInput struct {
 	CompanyID string   `json:"company_id" desc:"The company's id." max:"100"`
 	Roles     []string `json:"roles,omitempty" desc:"e.g. [\"CEO\", \"Head of Sales\"]; default leadership roles." max:"10"`
-	DryRun    bool     `json:"dry_run,omitempty" desc:"true: report what the call would do; write nothing, spend no token."`
+	DryRun    bool     `json:"dry_run,omitempty" desc:"Only report what would happen."`
 }
 
 type emailDiscoveryJob struct {
@@ -40,8 +40,8 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[requestEmailDiscoveryInput, requestEmailDiscoveryOutput]{
 		Name:  "request_email_discovery",
 		Title: "Find email contacts",
-		Description: "Start a job finding work emails at a company; found contacts appear in get_company. " +
-			"Each call is a new job: a second one for the same role may find another person, and both stay. Don't repeat while one is pending.",
+		Description: "Start a job finding work emails at a company; get_company shows what it found. " +
+			"A second job for the same role may add another person; both stay. Don't repeat while one is pending.",
 		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
 		DryRun: func(in requestEmailDiscoveryInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {

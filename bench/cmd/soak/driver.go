@@ -147,16 +147,18 @@ func (d *driver) merge(counts map[string]map[string]int, lat []time.Duration) {
 }
 
 func errorCode(res *mcp.CallToolResult) string {
+	// The server puts a failure's details in _meta["io.companyintel/error"].
 	var body struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
+		Code string `json:"code"`
 	}
-	raw, _ := json.Marshal(res.StructuredContent)
-	if json.Unmarshal(raw, &body) != nil || body.Error.Code == "" {
+	if res.Meta == nil {
 		return "error_without_code"
 	}
-	return body.Error.Code
+	raw, _ := json.Marshal(res.Meta.AdditionalFields["io.companyintel/error"])
+	if json.Unmarshal(raw, &body) != nil || body.Code == "" {
+		return "error_without_code"
+	}
+	return body.Code
 }
 
 // latency returns the p50, p99 and max of every call.
