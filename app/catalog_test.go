@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -229,4 +230,51 @@ func TestCatalogueFitsItsBudget(t *testing.T) {
 	require.NoError(t, json.Compact(&compact, out.Result))
 	t.Logf("tools/list result: %d bytes", compact.Len())
 	assert.LessOrEqual(t, compact.Len(), catalogueBudget, "the catalogue outgrew its budget: shorten descriptions or schemas")
+}
+
+// TestCatalogueHashIsRecorded fails when the catalogue changes without its
+// recorded hash being updated on purpose (with the snapshots: go test ./app
+// -run TestCatalogue -update), so a contract change is always a reviewed diff.
+func TestCatalogueHashIsRecorded(t *testing.T) {
+	got, err := CatalogueHash()
+	require.NoError(t, err)
+	path := filepath.Join("testdata", "catalog.sha256")
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got+"\n"), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, strings.TrimSpace(string(want)), got, "the catalogue changed: review, then go test ./app -run TestCatalogue -update")
+
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, PrintCatalogue([]string{"--hash"}, &out, &errOut), errOut.String())
+	assert.Equal(t, got+"\n", out.String())
+	out.Reset()
+	require.Equal(t, 0, PrintCatalogue(nil, &out, &errOut))
+	var doc struct {
+		Tools []map[string]any `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &doc))
+	assert.Len(t, doc.Tools, 9)
+	assert.NotContains(t, out.String(), `\u0026`, "canonical JSON does not escape HTML")
+}
+
+func TestListsSayHowLongTheyMayBeCached(t *testing.T) {
+	s, _ := testServer(t, Mutations{}, false)
+	for _, method := range []string{"tools/list", "prompts/list"} {
+		resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":{"_meta":`+modernMeta+`}}`))
+		b, err := json.Marshal(resp)
+		require.NoError(t, err)
+		var out struct {
+			Result struct {
+				TTLMs      *int64 `json:"ttlMs"`
+				CacheScope string `json:"cacheScope"`
+			} `json:"result"`
+		}
+		require.NoError(t, json.Unmarshal(b, &out))
+		require.NotNil(t, out.Result.TTLMs, "%s: %s", method, b)
+		assert.Equal(t, int64(300000), *out.Result.TTLMs, method)
+		assert.Equal(t, "public", out.Result.CacheScope, method)
+	}
 }

@@ -27,6 +27,7 @@ const vocabularyTTL = 10 * time.Minute
 // needs to know about this server before relying on it.
 type Status struct {
 	Version    string            `json:"version"`
+	Catalog    string            `json:"catalog" jsonschema:"Prefix of the catalogue's SHA-256 (mcp-server catalog --hash)."`
 	Transport  string            `json:"transport"`
 	Auth       auth.Status       `json:"auth"`
 	Mutations  MutationStatus    `json:"mutations"`

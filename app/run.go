@@ -159,6 +159,7 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 		"tools", counts.Tools,
 		"resources", counts.Resources,
 		"prompts", counts.Prompts,
+		"catalog", catalogueID(),
 	}, extra...)...)
 	if cfg.Mutations.Any() {
 		logger.Info("write tools enabled", "tools", cfg.Mutations.Enabled())

@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/auth"
@@ -71,6 +73,9 @@ const instructions = "Company intelligence over a catalogue of company profiles.
 	"Write tools (create_collection, add_to_collection, request_email_discovery) may be disabled here: the companies://server/status resource says. " +
 	"A failed call is isError with its class in the text: \"<tool> failed [<class>]: <what to do>\"."
 
+// listTTL is how long a client may cache tools/list and prompts/list.
+const listTTL = 5 * time.Minute
+
 // NewMCPServer assembles the tools, resources and prompts into an MCP server.
 func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	opts := []server.ServerOption{
@@ -78,6 +83,11 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
+		// Under 2026-07-28 the lists tell clients how long they may reuse
+		// them: the catalogue changes only with a restart, and is the same
+		// for every caller of this server.
+		server.WithMethodCacheHints(mcp.MethodToolsList, listTTL.Milliseconds(), mcp.CacheScopePublic),
+		server.WithMethodCacheHints(mcp.MethodPromptsList, listTTL.Milliseconds(), mcp.CacheScopePublic),
 	}
 	if p.ValidateOutput {
 		opts = append(opts, server.WithOutputSchemaValidation())
@@ -111,7 +121,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	s.AddTools(served...)
 
-	status := Status{Version: p.Version, Transport: p.Transport}
+	status := Status{Version: p.Version, Transport: p.Transport, Catalog: catalogueID()}
 	for _, t := range served {
 		status.Tools = append(status.Tools, t.Tool.Name)
 	}

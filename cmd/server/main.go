@@ -3,6 +3,7 @@
 //
 //	server --embedded                       # demo against the built-in backend
 //	server --endpoint https://….appsync-api.eu-west-1.amazonaws.com/graphql
+//	server catalog [--hash]                 # the tool catalogue as canonical JSON, or its SHA-256
 //	server check --embedded                 # pre-flight: configuration, auth, backend, catalogue
 //	server demo-token --server http://127.0.0.1:8080/mcp --user alice
 package main
@@ -23,6 +24,9 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "demo-token" {
 		os.Exit(demotoken.Run(context.Background(), os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "catalog" {
+		os.Exit(app.PrintCatalogue(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "check" {
 		os.Exit(app.Check(context.Background(), os.Args[2:], os.Getenv, os.Stdout, os.Stderr))

@@ -1,0 +1,88 @@
+package app
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/companyintel/mcp-server/tools/read"
+	"github.com/companyintel/mcp-server/tools/write"
+)
+
+// CatalogueJSON is the catalogue as code: every tool's name, title,
+// description, input and output schemas and annotations, as the tool
+// constructors define them — without what one deployment adds (a disabled
+// note, its rate limits) — in canonical JSON: sorted keys, no HTML escaping,
+// one trailing newline. Its hash names the contract a client was built
+// against (DESIGN.md, "Agent contract").
+func CatalogueJSON() ([]byte, error) {
+	all := func(string) bool { return true }
+	var defs []any
+	for _, t := range append(read.Tools(nil), write.Tools(write.Deps{Allowed: all})...) {
+		// A round trip through generic JSON sorts every object's keys.
+		b, err := json.Marshal(t.Definition())
+		if err != nil {
+			return nil, fmt.Errorf("catalogue: %s: %w", t.Name(), err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			return nil, fmt.Errorf("catalogue: %s: %w", t.Name(), err)
+		}
+		defs = append(defs, v)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(map[string]any{"tools": defs}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// CatalogueHash is the SHA-256 of CatalogueJSON, in hex.
+func CatalogueHash() (string, error) {
+	b, err := CatalogueJSON()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// catalogueID is the prefix of the hash that the start-up line and the
+// status resource show.
+func catalogueID() string {
+	h, err := CatalogueHash()
+	if err != nil {
+		return "unknown"
+	}
+	return h[:12]
+}
+
+// PrintCatalogue is the catalog subcommand: the canonical JSON, or with
+// --hash its SHA-256. It returns the exit code.
+func PrintCatalogue(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	hash := fs.Bool("hash", false, "print the catalogue's SHA-256 instead of the catalogue")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	b, err := CatalogueJSON()
+	if err != nil {
+		fmt.Fprintln(stderr, "mcp-server catalog:", err)
+		return 1
+	}
+	if *hash {
+		sum := sha256.Sum256(b)
+		fmt.Fprintln(stdout, hex.EncodeToString(sum[:]))
+		return 0
+	}
+	_, _ = stdout.Write(b)
+	return 0
+}
