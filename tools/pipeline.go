@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -176,7 +177,7 @@ func rawArguments(req mcp.CallToolRequest) json.RawMessage {
 // succeed renders out as structuredContent plus the same JSON as text, for
 // clients that read only text.
 func (rt *Runtime) succeed(rec *record, out any) *mcp.CallToolResult {
-	text, err := json.Marshal(out)
+	text, err := encode(out)
 	if err != nil {
 		rec.err = &Error{Class: BackendError, Message: "internal error: result not encodable", Err: err}
 		return errorResult(rec.tool, rec.err)
@@ -232,6 +233,19 @@ func errorResult(tool string, e *Error) *mcp.CallToolResult {
 		IsError: true,
 		Content: []mcp.Content{mcp.NewTextContent(text)},
 	}
+}
+
+// encode renders a result as compact JSON without HTML escaping: a model
+// reads "R&D" better than "R\u0026D", and the answer is never embedded in
+// HTML.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // retrySeconds rounds up, so that a caller waiting that long finds a token.

@@ -67,6 +67,17 @@ func TestArgumentsAreCoercedWhereNothingIsLost(t *testing.T) {
 	}
 }
 
+func TestAnswersAreNotHTMLEscaped(t *testing.T) {
+	res, _ := tooltest.Call(t, echoTool(nil), `{"query":"R&D <labs>"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	text := tooltest.Text(t, res)
+	assert.Contains(t, text, `"query":"R&D <labs>"`)
+	assert.NotContains(t, text, `\u0026`)
+	var fromText map[string]any
+	require.NoError(t, json.Unmarshal([]byte(text), &fromText))
+	assert.Equal(t, tooltest.Structured(t, res), fromText, "both renderings are the same JSON")
+}
+
 func TestEveryBadFieldIsNamedAtOnce(t *testing.T) {
 	res, _ := tooltest.Call(t, echoTool(nil), `{"limit":11,"ids":["a","b","c","d"],"exact":3,"colour":"red"}`)
 	require.True(t, res.IsError)
