@@ -188,6 +188,27 @@ func TestSearchByKeywordAndCategory(t *testing.T) {
 	assert.Contains(t, e["message"], `"categories;No Such Category"`, "the backend's own words")
 }
 
+// min_employees/max_employees are backend filters: every company returned is
+// inside the inclusive band, and fewer match than without it.
+func TestSearchEmployeeBandFilters(t *testing.T) {
+	s := asUser(t, "alice")
+	all := s.ok("search_companies", `{"country":"US","limit":100}`)
+	band := s.ok("search_companies", `{"country":"US","min_employees":50,"max_employees":500,"limit":100}`)
+	companies := list(band["companies"])
+	require.NotEmpty(t, companies, "the demo data has mid-sized US companies")
+	assert.Less(t, band["total"], all["total"], "the band leaves some US companies out")
+	for _, c := range companies {
+		assert.GreaterOrEqual(t, obj(c)["employee_count"], float64(50), "%v", obj(c)["id"])
+		assert.LessOrEqual(t, obj(c)["employee_count"], float64(500), "%v", obj(c)["id"])
+	}
+	// Founding years are inclusive: a one-year range returns that year only.
+	year := s.ok("search_companies", `{"founded_after":2015,"founded_before":2015,"limit":100}`)
+	require.NotEmpty(t, list(year["companies"]))
+	for _, c := range list(year["companies"]) {
+		assert.EqualValues(t, 2015, obj(c)["founded_year"], "%v", obj(c)["id"])
+	}
+}
+
 func TestVocabularyAgreesWithCountryNormalisation(t *testing.T) {
 	s := asUser(t, "alice")
 	res := s.rpc("resources/read", `{"uri":"companies://filters"}`)

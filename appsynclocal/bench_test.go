@@ -55,19 +55,19 @@ func BenchmarkSearch(b *testing.B) {
 		run  func() error
 	}{
 		{"keyword", func() error {
-			_, err := r.SearchCompanies(ctx, str("robotics"), nil, nil, nil)
+			_, err := r.SearchCompanies(ctx, str("robotics"), nil, query.Bounds{}, nil, nil)
 			return err
 		}},
 		{"keyword+filters", func() error {
-			_, err := r.SearchCompanies(ctx, str("warehouse robots"), []string{"countries;United States", "countries;Germany", "categories;Robotics"}, nil, nil)
+			_, err := r.SearchCompanies(ctx, str("warehouse robots"), []string{"countries;United States", "countries;Germany", "categories;Robotics"}, query.Bounds{}, nil, nil)
 			return err
 		}},
 		{"common-keyword+filter", func() error {
-			_, err := r.SearchCompanies(ctx, str("software"), []string{"countries;United States"}, nil, nil)
+			_, err := r.SearchCompanies(ctx, str("software"), []string{"countries;United States"}, query.Bounds{}, nil, nil)
 			return err
 		}},
 		{"filters-only", func() error {
-			_, err := r.SearchCompanies(ctx, nil, []string{"countries;United Kingdom", "categories;Fintech"}, nil, nil)
+			_, err := r.SearchCompanies(ctx, nil, []string{"countries;United Kingdom", "categories;Fintech"}, query.Bounds{}, nil, nil)
 			return err
 		}},
 		{"aiSearch", func() error {

@@ -130,7 +130,7 @@ func TestReaderOperations(t *testing.T) {
 		total := -1
 		for pages := 0; ; pages++ {
 			require.Less(t, pages, 100)
-			page, err := r.SearchCompanies(ctx, str("software"), filters, num(25), token)
+			page, err := r.SearchCompanies(ctx, str("software"), filters, query.Bounds{}, num(25), token)
 			require.NoError(t, err)
 			if total < 0 {
 				total = page.Total
@@ -225,7 +225,7 @@ func TestErrorClasses(t *testing.T) {
 	ctx := context.Background()
 	r := query.NewReader(keyClient(srv.URL(), testKey, 0))
 	search := func(r query.Reader) (*query.CompanyPage, error) {
-		return r.SearchCompanies(ctx, str("robotics"), nil, num(3), nil)
+		return r.SearchCompanies(ctx, str("robotics"), nil, query.Bounds{}, num(3), nil)
 	}
 
 	t.Run("401 without credentials", func(t *testing.T) {
@@ -264,13 +264,13 @@ func TestErrorClasses(t *testing.T) {
 	})
 
 	t.Run("BadRequest", func(t *testing.T) {
-		_, err := r.SearchCompanies(ctx, nil, nil, num(101), nil)
+		_, err := r.SearchCompanies(ctx, nil, nil, query.Bounds{}, num(101), nil)
 		e := asError(t, err)
 		assert.Equal(t, graphql.KindGraphQL, e.Kind)
 		assert.True(t, e.HasErrorType("BadRequestException"))
 		assert.Contains(t, e.Errors[0].Message, "limit must be between 1 and 100")
 
-		_, err = r.SearchCompanies(ctx, nil, []string{"regions;Europe"}, nil, nil)
+		_, err = r.SearchCompanies(ctx, nil, []string{"regions;Europe"}, query.Bounds{}, nil, nil)
 		e = asError(t, err)
 		assert.True(t, e.HasErrorType("BadRequestException"))
 		assert.Contains(t, e.Errors[0].Message, `"regions;Europe"`)
@@ -498,7 +498,7 @@ func TestSameSeedSameAnswers(t *testing.T) {
 		srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: t.TempDir(), Companies: 300, Seed: seed, APIKey: testKey}, "127.0.0.1:0")
 		require.NoError(t, err)
 		defer srv.Close()
-		page, err := query.NewReader(keyClient(srv.URL(), testKey, 0)).SearchCompanies(ctx, str("software"), nil, num(50), nil)
+		page, err := query.NewReader(keyClient(srv.URL(), testKey, 0)).SearchCompanies(ctx, str("software"), nil, query.Bounds{}, num(50), nil)
 		require.NoError(t, err)
 		return page
 	}

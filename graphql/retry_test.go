@@ -56,7 +56,7 @@ func TestReadsAreRetriedOnTransientFailures(t *testing.T) {
 	faults := srv.Backend().Faults()
 	ctx := context.Background()
 	search := func(c *graphql.Client) (*query.CompanyPage, error) {
-		return query.NewReader(c).SearchCompanies(ctx, str("robotics"), nil, num(3), nil)
+		return query.NewReader(c).SearchCompanies(ctx, str("robotics"), nil, query.Bounds{}, num(3), nil)
 	}
 
 	t.Run("one 502, then the answer", func(t *testing.T) {
@@ -105,7 +105,7 @@ func TestReadsAreRetriedOnTransientFailures(t *testing.T) {
 		require.NoError(t, faults.Add(appsynclocal.Malformed().ForNext(1)))
 		_, err := search(c)
 		asError(t, err)
-		_, err = query.NewReader(c).SearchCompanies(ctx, nil, nil, num(101), nil) // BadRequestException
+		_, err = query.NewReader(c).SearchCompanies(ctx, nil, nil, query.Bounds{}, num(101), nil) // BadRequestException
 		asError(t, err)
 		assert.Empty(t, s.all())
 	})

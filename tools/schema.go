@@ -171,7 +171,7 @@ func inputSchema(fields []field) json.RawMessage {
 	}
 	props[ContextArg] = map[string]any{
 		"type":        "string",
-		"description": "The user's goal, for the audit log.",
+		"description": "User's goal, logged.",
 		"maxLength":   maxContextLen,
 	}
 	schema := map[string]any{

@@ -199,12 +199,12 @@ func TestEmbeddedAPIKey(t *testing.T) {
 	key := s.connect(t, map[string]string{"APPSYNC_API_KEY": integrationKey})
 	require.Equal(t, auth.APIKey, key.src.Method)
 	limit := 1
-	page, err := key.r.SearchCompanies(context.Background(), nil, nil, &limit, nil)
+	page, err := key.r.SearchCompanies(context.Background(), nil, nil, query.Bounds{}, &limit, nil)
 	require.NoError(t, err)
 	assert.Positive(t, page.Total)
 
 	wrong := s.connect(t, map[string]string{"APPSYNC_API_KEY": "da2-wrongwrongwrongwrongwrong"})
-	_, err = wrong.r.SearchCompanies(context.Background(), nil, nil, &limit, nil)
+	_, err = wrong.r.SearchCompanies(context.Background(), nil, nil, query.Bounds{}, &limit, nil)
 	assertUnauthorized(t, err, "You are not authorized to make this call.")
 	assert.Contains(t, wrong.src.UnauthorizedHint(), "API key rejected")
 }

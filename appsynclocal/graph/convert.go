@@ -87,3 +87,11 @@ func deref(p *string) string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// derefInt is *p, or 0 (the store's "no bound") for nil.
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

@@ -153,7 +153,7 @@ type ComplexityRoot struct {
 		GetCompanies       func(childComplexity int, ids []string) int
 		GetCompany         func(childComplexity int, id string) int
 		ListCollections    func(childComplexity int, limit *int, nextToken *string) int
-		SearchCompanies    func(childComplexity int, keyword *string, filters []string, limit *int, nextToken *string) int
+		SearchCompanies    func(childComplexity int, keyword *string, filters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, limit *int, nextToken *string) int
 	}
 }
 
@@ -167,7 +167,7 @@ type MutationResolver interface {
 	RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*model.EmailDiscoveryJob, error)
 }
 type QueryResolver interface {
-	SearchCompanies(ctx context.Context, keyword *string, filters []string, limit *int, nextToken *string) (*model.CompanyConnection, error)
+	SearchCompanies(ctx context.Context, keyword *string, filters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, limit *int, nextToken *string) (*model.CompanyConnection, error)
 	GetCompany(ctx context.Context, id string) (*model.Company, error)
 	GetCompanies(ctx context.Context, ids []string) ([]*model.Company, error)
 	AiSearch(ctx context.Context, query string, limit *int) (*model.AiSearchResult, error)
@@ -697,7 +697,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SearchCompanies(childComplexity, args["keyword"].(*string), args["filters"].([]string), args["limit"].(*int), args["nextToken"].(*string)), true
+		return e.ComplexityRoot.Query.SearchCompanies(childComplexity, args["keyword"].(*string), args["filters"].([]string), args["minEmployees"].(*int), args["maxEmployees"].(*int), args["foundedAfter"].(*int), args["foundedBefore"].(*int), args["limit"].(*int), args["nextToken"].(*string)), true
 
 	}
 	return 0, false
@@ -800,8 +800,8 @@ schema {
 }
 
 type Query {
-  "Keyword search over company profiles. filters are facet strings such as ` + "`" + `countries;United States` + "`" + ` or ` + "`" + `categories;Software` + "`" + `; facets of one kind are ORed, different kinds are ANDed. limit is 1-100 (default 20)."
-  searchCompanies(keyword: String, filters: [String!], limit: Int, nextToken: String): CompanyConnection!
+  "Keyword search over company profiles. filters are facet strings such as ` + "`" + `countries;United States` + "`" + ` or ` + "`" + `categories;Software` + "`" + `; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20)."
+  searchCompanies(keyword: String, filters: [String!], minEmployees: Int, maxEmployees: Int, foundedAfter: Int, foundedBefore: Int, limit: Int, nextToken: String): CompanyConnection!
     @aws_api_key @aws_oidc @aws_iam
 
   "One company profile by id, or null when there is none."
@@ -1536,22 +1536,54 @@ func (ec *executionContext) field_Query_searchCompanies_args(ctx context.Context
 		return nil, err
 	}
 	args["filters"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "minEmployees",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["limit"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "nextToken",
+	args["minEmployees"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "maxEmployees",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["maxEmployees"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "foundedAfter",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["foundedAfter"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "foundedBefore",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["foundedBefore"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "nextToken",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["nextToken"] = arg3
+	args["nextToken"] = arg7
 	return args, nil
 }
 
@@ -3351,7 +3383,7 @@ func (ec *executionContext) _Query_searchCompanies(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().SearchCompanies(ctx, fc.Args["keyword"].(*string), fc.Args["filters"].([]string), fc.Args["limit"].(*int), fc.Args["nextToken"].(*string))
+			return ec.Resolvers.Query().SearchCompanies(ctx, fc.Args["keyword"].(*string), fc.Args["filters"].([]string), fc.Args["minEmployees"].(*int), fc.Args["maxEmployees"].(*int), fc.Args["foundedAfter"].(*int), fc.Args["foundedBefore"].(*int), fc.Args["limit"].(*int), fc.Args["nextToken"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyConnection) graphql.Marshaler {

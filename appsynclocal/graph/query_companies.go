@@ -9,21 +9,36 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal/store"
 )
 
-// SearchCompanies is keyword search with facet filters.
-func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, filters []string, limit *int, nextToken *string) (*model.CompanyConnection, error) {
+// SearchCompanies is keyword search with facet filters and inclusive
+// employee-count and founding-year bounds.
+func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, filters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, limit *int, nextToken *string) (*model.CompanyConnection, error) {
 	n, err := store.SearchLimit.Resolve(limit)
 	if err != nil {
 		return nil, r.fail(ctx, "searchCompanies", err)
+	}
+	// The store reads 0 as "no bound", so a bound of 0 or below could only
+	// mean something different from what was asked: refuse it.
+	for _, b := range []struct {
+		name string
+		v    *int
+	}{{"minEmployees", minEmployees}, {"maxEmployees", maxEmployees}, {"foundedAfter", foundedAfter}, {"foundedBefore", foundedBefore}} {
+		if b.v != nil && *b.v < 1 {
+			return nil, r.fail(ctx, "searchCompanies", badRequest("%s must be at least 1, got %d", b.name, *b.v))
+		}
 	}
 	facets, err := store.ParseFilters(filters)
 	if err != nil {
 		return nil, r.fail(ctx, "searchCompanies", err)
 	}
 	page, err := r.store.Search(ctx, store.SearchQuery{
-		Keyword:   deref(keyword),
-		Facets:    facets,
-		Limit:     n,
-		NextToken: deref(nextToken),
+		Keyword:      deref(keyword),
+		Facets:       facets,
+		MinEmployees: derefInt(minEmployees),
+		MaxEmployees: derefInt(maxEmployees),
+		FoundedFrom:  derefInt(foundedAfter),
+		FoundedTo:    derefInt(foundedBefore),
+		Limit:        n,
+		NextToken:    deref(nextToken),
 	})
 	if err != nil {
 		return nil, r.fail(ctx, "searchCompanies", err)

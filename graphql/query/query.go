@@ -18,13 +18,20 @@ import (
 
 // Reader runs the API's queries. It has no method that can change anything.
 type Reader interface {
-	SearchCompanies(ctx context.Context, keyword *string, filters []string, limit *int, nextToken *string) (*CompanyPage, error)
+	SearchCompanies(ctx context.Context, keyword *string, filters []string, bounds Bounds, limit *int, nextToken *string) (*CompanyPage, error)
 	GetCompany(ctx context.Context, id string) (*Company, error)
 	GetCompanies(ctx context.Context, ids []string) ([]*Company, error)
 	AiSearch(ctx context.Context, query string, limit *int) (*AiSearchResult, error)
 	FilterVocabulary(ctx context.Context) (*Vocabulary, error)
 	ListCollections(ctx context.Context, limit *int, nextToken *string) (*CollectionPage, error)
 	GetCollectionItems(ctx context.Context, collectionID string, limit *int, nextToken *string) (*CollectionItemPage, error)
+}
+
+// Bounds are searchCompanies' inclusive range filters; nil means no bound.
+type Bounds struct {
+	MinEmployees, MaxEmployees *int
+	// FoundedAfter and FoundedBefore are founding years, both inclusive.
+	FoundedAfter, FoundedBefore *int
 }
 
 // NewReader returns a Reader over c.
@@ -36,8 +43,8 @@ type reader struct{ c *graphql.Client }
 // Each method returns whatever data arrived even when err is a GraphQL error
 // with partial data, so the caller can show both.
 
-func (r reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, limit *int, nextToken *string) (*CompanyPage, error) {
-	resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, limit, nextToken)
+func (r reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, bounds Bounds, limit *int, nextToken *string) (*CompanyPage, error) {
+	resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, bounds.MinEmployees, bounds.MaxEmployees, bounds.FoundedAfter, bounds.FoundedBefore, limit, nextToken)
 	return &resp.SearchCompanies, err
 }
 

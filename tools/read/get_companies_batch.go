@@ -13,7 +13,7 @@ import (
 const maxBatch = 50
 
 type getCompaniesBatchInput struct {
-	IDs []string `json:"ids" desc:"Company ids, 1-50 after duplicates are removed." min:"1"`
+	IDs []string `json:"ids" desc:"1-50 company ids; duplicates count once." min:"1"`
 }
 
 type getCompaniesBatchOutput struct {
@@ -35,7 +35,7 @@ func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
 		Name:        "get_companies_batch",
 		Title:       "Get several companies",
-		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids are listed in not_found. Prefer it to repeated get_company calls.",
+		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids go to not_found. Prefer it to repeated get_company calls.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
 			return getCompaniesBatch(ctx, r, in)

@@ -8,7 +8,7 @@ import (
 )
 
 type getCompanyInput struct {
-	ID string `json:"id" desc:"Company id from a search, e.g. \"cmp_000123\"." max:"100"`
+	ID string `json:"id" desc:"From a search, e.g. \"cmp_000123\"." max:"100"`
 }
 
 type getCompanyOutput struct {

@@ -35,6 +35,7 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 		args        string
 		wantKeyword *string
 		wantFilters []string
+		wantBounds  query.Bounds
 		wantLimit   *int
 		wantToken   *string
 		wantNote    string
@@ -57,6 +58,24 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 			wantToken:   ptr("tok-2"),
 		},
 		{
+			name:        "employee and founding bounds alone are a search, sent as given",
+			args:        `{"min_employees":50,"max_employees":"500","founded_after":2010,"founded_before":2010}`,
+			wantKeyword: nilString,
+			wantFilters: []string{},
+			wantBounds:  query.Bounds{MinEmployees: ptr(50), MaxEmployees: ptr(500), FoundedAfter: ptr(2010), FoundedBefore: ptr(2010)},
+			wantLimit:   ptr(20),
+			wantToken:   nilString,
+		},
+		{
+			name:        "one bound with a query; min_employees 0 bounds nothing and is not sent",
+			args:        `{"query":"robotics","country":"DE","min_employees":0,"max_employees":200}`,
+			wantKeyword: ptr("robotics"),
+			wantFilters: []string{"countries;Germany"},
+			wantBounds:  query.Bounds{MaxEmployees: ptr(200)},
+			wantLimit:   ptr(20),
+			wantToken:   nilString,
+		},
+		{
 			name:        "query alone sends an empty filter list",
 			args:        `{"query":"  solar  "}`,
 			wantKeyword: ptr("solar"),
@@ -68,7 +87,7 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &querytest.Reader{}
-			r.On("SearchCompanies", mock.Anything, tt.wantKeyword, tt.wantFilters, tt.wantLimit, tt.wantToken).
+			r.On("SearchCompanies", mock.Anything, tt.wantKeyword, tt.wantFilters, tt.wantBounds, tt.wantLimit, tt.wantToken).
 				Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")}, Total: 41, NextToken: ptr("next")}, nil).Once()
 
 			res, _ := tooltest.Call(t, NewSearchCompanies(r), tt.args)
@@ -99,6 +118,13 @@ func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
 		{"limit not a number", `{"query":"x","limit":"many"}`, "limit", "an integer"},
 		{"categories not a list of strings", `{"categories":{"a":1}}`, "categories", "a list"},
 		{"unknown argument names the valid ones", `{"q":"x"}`, "q", "valid arguments are"},
+		{"min_employees above max_employees", `{"min_employees":500,"max_employees":50}`, "min_employees", "min_employees 500 is above max_employees 50"},
+		{"founded_after later than founded_before", `{"founded_after":2020,"founded_before":2010}`, "founded_after", "founded_after 2020 is later than founded_before 2010"},
+		{"negative min_employees", `{"min_employees":-1}`, "min_employees", "from 0 to 10000000"},
+		{"max_employees of zero", `{"max_employees":0}`, "max_employees", "from 1 to 10000000"},
+		{"founding year out of range", `{"founded_after":1066}`, "founded_after", "from 1800 to 2100"},
+		{"founding year with a fraction", `{"founded_before":1999.5}`, "founded_before", "an integer"},
+		{"min_employees 0 alone is no filter", `{"min_employees":0}`, "query", "at least one filter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,7 +265,7 @@ func TestCollectionReadsSendPagination(t *testing.T) {
 
 func TestSearchNotesSayAtLeastWhenTheTotalIsALowerBound(t *testing.T) {
 	r := &querytest.Reader{}
-	r.On("SearchCompanies", mock.Anything, ptr("software"), []string{}, ptr(20), nilString).
+	r.On("SearchCompanies", mock.Anything, ptr("software"), []string{}, query.Bounds{}, ptr(20), nilString).
 		Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")},
 			Total: 1000, TotalIsLowerBound: true, NextToken: ptr("next")}, nil).Once()
 	r.On("AiSearch", mock.Anything, "software companies", ptr(10)).

@@ -14,6 +14,10 @@ type searchCompaniesInput struct {
 	Query      string   `json:"query,omitempty" desc:"Keywords, e.g. \"warehouse robotics\"." max:"200"`
 	Country    string   `json:"country,omitempty" desc:"ISO code or English name: \"US\", \"DEU\", \"United Kingdom\"." max:"100"`
 	Categories []string `json:"categories,omitempty" desc:"Any of these; exact names from companies://filters." max:"10"`
+	MinEmp     int      `json:"min_employees,omitempty" desc:"Inclusive." min:"0" max:"10000000"`
+	MaxEmp     int      `json:"max_employees,omitempty" desc:"Inclusive." min:"1" max:"10000000"`
+	FoundedGE  int      `json:"founded_after,omitempty" desc:"Year, inclusive." min:"1800" max:"2100"`
+	FoundedLE  int      `json:"founded_before,omitempty" desc:"Year, inclusive." min:"1800" max:"2100"`
 	Limit      int      `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
 	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor of the previous page; keep the other arguments." max:"4096"`
 }
@@ -30,7 +34,10 @@ type searchCompaniesOutput struct {
 func (o searchCompaniesOutput) ItemCount() int { return len(o.Companies) }
 
 // NewSearchCompanies returns the search_companies tool: keyword search with
-// country and category filters. Contract: at least a query or one filter; limit
+// country, category, employee-count and founding-year filters. Contract: at
+// least a query or one filter; the employee and year bounds are inclusive
+// (founded_after 2010 includes 2010) and a min above its max is refused before
+// any backend call; limit
 // 1-100 (default 20); the country is normalised to the backend's facet form
 // ("US" → "countries;United States") and an unknown one is refused with close
 // matches; pagination by opaque cursor; total always given.
@@ -38,9 +45,9 @@ func NewSearchCompanies(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
 		Name:  "search_companies",
 		Title: "Search companies",
-		Description: "Find companies by keywords and filters; give a query or a filter. " +
-			"Every query word must match (no OR) in name, description, categories or city. " +
-			"Next page: pass next_cursor as cursor. get_company gives a full profile; ai_search reads plain English.",
+		Description: "Find companies by keywords, filters or both. " +
+			"All query words must match (no OR): name, description, categories, city. " +
+			"Full profile: get_company; plain English: ai_search.",
 		Hints: readHints,
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
 			return searchCompanies(ctx, r, in)
@@ -49,9 +56,18 @@ func NewSearchCompanies(r query.Reader) tools.Tool {
 }
 
 func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInput) (searchCompaniesOutput, error) {
-	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 {
+	bounds := searchBounds(in)
+	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && bounds == (query.Bounds{}) {
 		return searchCompaniesOutput{}, tools.Invalid("query",
-			"give a query or at least one filter (country or categories); an unfiltered search returns arbitrary companies")
+			"give a query or at least one filter (country, categories, employees or founding year); an unfiltered search returns arbitrary companies")
+	}
+	if in.MaxEmp != 0 && in.MinEmp > in.MaxEmp {
+		return searchCompaniesOutput{}, tools.Invalid("min_employees",
+			fmt.Sprintf("min_employees %d is above max_employees %d; give a min no larger than the max", in.MinEmp, in.MaxEmp))
+	}
+	if in.FoundedGE != 0 && in.FoundedLE != 0 && in.FoundedGE > in.FoundedLE {
+		return searchCompaniesOutput{}, tools.Invalid("founded_after",
+			fmt.Sprintf("founded_after %d is later than founded_before %d; both years are inclusive, so give after ≤ before", in.FoundedGE, in.FoundedLE))
 	}
 	var notes []string
 	filters := []string{}
@@ -69,7 +85,7 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 		filters = append(filters, "categories;"+cat)
 	}
 
-	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, &in.Limit, tools.Token(in.Cursor))
+	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &in.Limit, tools.Token(in.Cursor))
 	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return searchCompaniesOutput{}, err
@@ -86,6 +102,19 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 	}
 	out.Note = tools.JoinNotes(strings.Join(notes, " "), partial.Note())
 	return out, nil
+}
+
+// searchBounds turns the range arguments into the backend's bounds; 0 is an
+// absent argument (min_employees 0 bounds nothing, so it is absent too).
+func searchBounds(in searchCompaniesInput) query.Bounds {
+	opt := func(n int) *int {
+		if n == 0 {
+			return nil
+		}
+		return &n
+	}
+	return query.Bounds{MinEmployees: opt(in.MinEmp), MaxEmployees: opt(in.MaxEmp),
+		FoundedAfter: opt(in.FoundedGE), FoundedBefore: opt(in.FoundedLE)}
 }
 
 // unknownCountry explains a country that could not be read, with close matches.

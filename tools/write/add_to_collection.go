@@ -12,8 +12,8 @@ const maxAdd = 50
 
 type addToCollectionInput struct {
 	CollectionID string   `json:"collection_id" desc:"From create_collection or list_collections." max:"100"`
-	CompanyIDs   []string `json:"company_ids" desc:"Company ids, 1-50 after duplicates are removed." min:"1"`
-	DryRun       bool     `json:"dry_run,omitempty" desc:"Only report what would happen."`
+	CompanyIDs   []string `json:"company_ids" desc:"1-50 company ids; duplicates count once." min:"1"`
+	DryRun       bool     `json:"dry_run,omitempty" desc:"Report, don't write."`
 }
 
 type addToCollectionOutput struct {

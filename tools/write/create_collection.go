@@ -9,7 +9,7 @@ import (
 type createCollectionInput struct {
 	Name        string `json:"name" desc:"Unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
 	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
-	DryRun      bool   `json:"dry_run,omitempty" desc:"Only report what would happen."`
+	DryRun      bool   `json:"dry_run,omitempty" desc:"Report, don't write."`
 }
 
 type createCollectionOutput struct {
@@ -30,7 +30,7 @@ func NewCreateCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[createCollectionInput, createCollectionOutput]{
 		Name:        "create_collection",
 		Title:       "Create a collection",
-		Description: "Create a named collection for the signed-in user; an existing one of that name is returned with created=false. Fill it with add_to_collection.",
+		Description: "Create a named collection for the user; an existing one of that name is returned with created=false. Fill it with add_to_collection.",
 		Hints:       tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
 		DryRun:      func(in createCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in createCollectionInput) (createCollectionOutput, error) {

@@ -7,9 +7,9 @@ import (
 )
 
 type requestEmailDiscoveryInput struct {
-	CompanyID string   `json:"company_id" desc:"The company's id." max:"100"`
+	CompanyID string   `json:"company_id" desc:"Company id." max:"100"`
 	Roles     []string `json:"roles,omitempty" desc:"e.g. [\"CEO\", \"Head of Sales\"]; default leadership roles." max:"10"`
-	DryRun    bool     `json:"dry_run,omitempty" desc:"Only report what would happen."`
+	DryRun    bool     `json:"dry_run,omitempty" desc:"Report, don't write."`
 }
 
 type emailDiscoveryJob struct {

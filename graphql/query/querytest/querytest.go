@@ -25,8 +25,8 @@ func result[T any](args mock.Arguments, i int) T {
 }
 
 // SearchCompanies records the call.
-func (m *Reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, limit *int, nextToken *string) (*query.CompanyPage, error) {
-	a := m.Called(ctx, keyword, filters, limit, nextToken)
+func (m *Reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, bounds query.Bounds, limit *int, nextToken *string) (*query.CompanyPage, error) {
+	a := m.Called(ctx, keyword, filters, bounds, limit, nextToken)
 	return result[*query.CompanyPage](a, 0), a.Error(1)
 }
 

@@ -356,7 +356,7 @@ func (v *ListCollectionsResponse) GetListCollections() CollectionPage { return v
 
 // SearchCompaniesResponse is returned by SearchCompanies on success.
 type SearchCompaniesResponse struct {
-	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. limit is 1-100 (default 20).
+	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20).
 	SearchCompanies CompanyPage `json:"searchCompanies"`
 }
 
@@ -441,10 +441,14 @@ func (v *__ListCollectionsInput) GetNextToken() *string { return v.NextToken }
 
 // __SearchCompaniesInput is used internally by genqlient
 type __SearchCompaniesInput struct {
-	Keyword   *string  `json:"keyword"`
-	Filters   []string `json:"filters"`
-	Limit     *int     `json:"limit"`
-	NextToken *string  `json:"nextToken"`
+	Keyword       *string  `json:"keyword"`
+	Filters       []string `json:"filters"`
+	MinEmployees  *int     `json:"minEmployees"`
+	MaxEmployees  *int     `json:"maxEmployees"`
+	FoundedAfter  *int     `json:"foundedAfter"`
+	FoundedBefore *int     `json:"foundedBefore"`
+	Limit         *int     `json:"limit"`
+	NextToken     *string  `json:"nextToken"`
 }
 
 // GetKeyword returns __SearchCompaniesInput.Keyword, and is useful for accessing the field via an interface.
@@ -452,6 +456,18 @@ func (v *__SearchCompaniesInput) GetKeyword() *string { return v.Keyword }
 
 // GetFilters returns __SearchCompaniesInput.Filters, and is useful for accessing the field via an interface.
 func (v *__SearchCompaniesInput) GetFilters() []string { return v.Filters }
+
+// GetMinEmployees returns __SearchCompaniesInput.MinEmployees, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetMinEmployees() *int { return v.MinEmployees }
+
+// GetMaxEmployees returns __SearchCompaniesInput.MaxEmployees, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetMaxEmployees() *int { return v.MaxEmployees }
+
+// GetFoundedAfter returns __SearchCompaniesInput.FoundedAfter, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetFoundedAfter() *int { return v.FoundedAfter }
+
+// GetFoundedBefore returns __SearchCompaniesInput.FoundedBefore, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetFoundedBefore() *int { return v.FoundedBefore }
 
 // GetLimit returns __SearchCompaniesInput.Limit, and is useful for accessing the field via an interface.
 func (v *__SearchCompaniesInput) GetLimit() *int { return v.Limit }
@@ -810,8 +826,8 @@ func ListCollections(
 
 // The query executed by SearchCompanies.
 const SearchCompanies_Operation = `
-query SearchCompanies ($keyword: String, $filters: [String!], $limit: Int, $nextToken: String) {
-	searchCompanies(keyword: $keyword, filters: $filters, limit: $limit, nextToken: $nextToken) {
+query SearchCompanies ($keyword: String, $filters: [String!], $minEmployees: Int, $maxEmployees: Int, $foundedAfter: Int, $foundedBefore: Int, $limit: Int, $nextToken: String) {
+	searchCompanies(keyword: $keyword, filters: $filters, minEmployees: $minEmployees, maxEmployees: $maxEmployees, foundedAfter: $foundedAfter, foundedBefore: $foundedBefore, limit: $limit, nextToken: $nextToken) {
 		items {
 			... Company
 		}
@@ -850,6 +866,10 @@ func SearchCompanies(
 	client_ graphql.Client,
 	keyword *string,
 	filters []string,
+	minEmployees *int,
+	maxEmployees *int,
+	foundedAfter *int,
+	foundedBefore *int,
 	limit *int,
 	nextToken *string,
 ) (data_ *SearchCompaniesResponse, err_ error) {
@@ -857,10 +877,14 @@ func SearchCompanies(
 		OpName: "SearchCompanies",
 		Query:  SearchCompanies_Operation,
 		Variables: &__SearchCompaniesInput{
-			Keyword:   keyword,
-			Filters:   filters,
-			Limit:     limit,
-			NextToken: nextToken,
+			Keyword:       keyword,
+			Filters:       filters,
+			MinEmployees:  minEmployees,
+			MaxEmployees:  maxEmployees,
+			FoundedAfter:  foundedAfter,
+			FoundedBefore: foundedBefore,
+			Limit:         limit,
+			NextToken:     nextToken,
 		},
 	}
 
