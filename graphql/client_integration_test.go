@@ -274,6 +274,13 @@ func TestErrorClasses(t *testing.T) {
 		e = asError(t, err)
 		assert.True(t, e.HasErrorType("BadRequestException"))
 		assert.Contains(t, e.Errors[0].Message, `"regions;Europe"`)
+
+		// The store reads 0 as "no bound": a bound below 1 is refused, not
+		// silently dropped.
+		_, err = r.SearchCompanies(ctx, nil, nil, query.Bounds{MaxEmployees: num(0)}, nil, nil)
+		e = asError(t, err)
+		assert.True(t, e.HasErrorType("BadRequestException"))
+		assert.Contains(t, e.Errors[0].Message, "maxEmployees must be at least 1, got 0")
 	})
 
 	t.Run("5xx with a non-JSON body", func(t *testing.T) {

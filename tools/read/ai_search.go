@@ -9,7 +9,7 @@ import (
 )
 
 type aiSearchInput struct {
-	Query string `json:"query" desc:"The request, e.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
+	Query string `json:"query" desc:"E.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
 	Limit int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"50" default:"10"`
 }
 

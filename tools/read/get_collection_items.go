@@ -36,7 +36,7 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
 		Name:        "get_collection_items",
 		Title:       "Get a collection's companies",
-		Description: "List the companies in one of the user's collections, in the order added.",
+		Description: "List the companies in one of the user's collections, in the order they were added.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 			return getCollectionItems(ctx, r, in)

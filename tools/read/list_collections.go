@@ -30,7 +30,7 @@ func NewListCollections(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[listCollectionsInput, listCollectionsOutput]{
 		Name:        "list_collections",
 		Title:       "List my collections",
-		Description: "List the user's collections, newest first, with item counts.",
+		Description: "List the user's collections, newest first, with item counts; get_collection_items opens one.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in listCollectionsInput) (listCollectionsOutput, error) {
 			return listCollections(ctx, r, in)

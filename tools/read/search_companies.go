@@ -19,7 +19,7 @@ type searchCompaniesInput struct {
 	FoundedGE  int      `json:"founded_after,omitempty" desc:"Year, inclusive." min:"1800" max:"2100"`
 	FoundedLE  int      `json:"founded_before,omitempty" desc:"Year, inclusive." min:"1800" max:"2100"`
 	Limit      int      `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
-	Cursor     string   `json:"cursor,omitempty" desc:"next_cursor of the previous page; keep the other arguments." max:"4096"`
+	Cursor     string   `json:"cursor,omitempty" desc:"Previous next_cursor; keep the other arguments." max:"4096"`
 }
 
 type searchCompaniesOutput struct {
