@@ -2,9 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,7 +13,6 @@ import (
 	"time"
 
 	gql "github.com/Khan/genqlient/graphql"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
@@ -75,8 +71,10 @@ func Check(ctx context.Context, args []string, getenv func(string) string, out, 
 			fmt.Fprintf(out, "ok   limit store: %s answered\n", redactURL(cfg.RedisURL))
 		}
 	}
-	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
-	if hash, err := catalogueHash(ctx, s); err != nil {
+	_, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
+	// The same hash as the start-up line's catalog= and `catalog --hash`:
+	// the contract, not what these flags happen to list.
+	if hash, err := CatalogueHash(); err != nil {
 		failed = true
 		fmt.Fprintf(out, "FAIL catalogue: %v\n     fix: this is a bug in the server; report it with this output\n", err)
 	} else {
@@ -197,33 +195,4 @@ func backendFix(err error, src *auth.Source) string {
 		return "the backend refused the credentials; check them against the API's auth modes"
 	}
 	return "check that --endpoint (APPSYNC_ENDPOINT) is the API's GraphQL URL and that this machine reaches it (DNS, proxy, firewall)"
-}
-
-// catalogueHash is the SHA-256 of the tools as tools/list lists them, in
-// canonical JSON (keys sorted, no spaces).
-func catalogueHash(ctx context.Context, s *server.MCPServer) (string, error) {
-	resp := s.HandleMessage(ctx, json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"check","version":"1"}}}}`))
-	b, err := json.Marshal(resp)
-	if err != nil {
-		return "", err
-	}
-	var out struct {
-		Result struct {
-			Tools any `json:"tools"`
-		} `json:"result"`
-		Error *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		return "", err
-	}
-	if out.Error != nil {
-		return "", fmt.Errorf("tools/list: %s", out.Error.Message)
-	}
-	if b, err = json.Marshal(out.Result.Tools); err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +44,10 @@ func TestCheckEmbeddedPasses(t *testing.T) {
 	assert.Contains(t, out, "token expires ")
 	assert.Regexp(t, regexp.MustCompile(`ok   backend: http://127\.0\.0\.1:\d+/graphql answered \{ __typename \} in \d+ ms`), out)
 	assert.Regexp(t, regexp.MustCompile(`ok   catalogue: sha256:[0-9a-f]{64} \(9 tools`), out)
+	// The hash check names is the contract's, as `catalog --hash` prints it.
+	hash, err := exec.Command(serverBin, "catalog", "--hash").Output()
+	require.NoError(t, err)
+	assert.Contains(t, out, "ok   catalogue: sha256:"+strings.TrimSpace(string(hash))+" ")
 	assert.Contains(t, out, "writes       off")
 	assert.Contains(t, out, "check passed")
 }

@@ -10,9 +10,6 @@ package qualify
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +23,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/companyintel/mcp-server/app"
 	"github.com/companyintel/mcp-server/auth"
 )
 
@@ -190,7 +188,7 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return Report{}, err
 	}
 	r := Report{}
-	if r.CatalogHash, err = catalogHash(ctx, e.rw); err != nil {
+	if r.CatalogHash, err = app.CatalogueHash(); err != nil {
 		return Report{}, err
 	}
 	listed, err := e.rw.c.ListTools(ctx, mcp.ListToolsRequest{})
@@ -282,26 +280,4 @@ func (e *env) findFixtures(ctx context.Context) error {
 		return fmt.Errorf("filling the fixture collection: %w", err)
 	}
 	return nil
-}
-
-// catalogHash is the SHA-256 of tools/list's tools as canonical JSON
-// (object keys sorted, no spaces), as a writes-on server lists them.
-func catalogHash(ctx context.Context, s *mcpServer) (string, error) {
-	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		return "", fmt.Errorf("tools/list: %w", err)
-	}
-	b, err := json.Marshal(res.Tools)
-	if err != nil {
-		return "", err
-	}
-	var generic any // re-encoded through maps, whose keys encoding/json sorts
-	if err := json.Unmarshal(b, &generic); err != nil {
-		return "", err
-	}
-	if b, err = json.Marshal(generic); err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }
