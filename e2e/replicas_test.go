@@ -136,30 +136,5 @@ func TestReplicasOverHTTPShareOneLimitThroughRedis(t *testing.T) {
 		assert.Contains(t, body, `"rate_limit_store":"ok"`)
 	}
 
-	args := map[string]any{"query": "robotics companies in Germany", "limit": 1}
-	outcomes := map[string]int{}
-	for i := range 10 {
-		res := replicas[i%2].call(t, ctx, "ai_search", args)
-		if !res.IsError {
-			outcomes["ok"]++
-			continue
-		}
-		e, text := decodeFailure(t, res)
-		outcomes[e.Code]++
-		if e.Code == "rate_limited" {
-			assert.Positive(t, e.RetryAfterS, text)
-		}
-	}
-	assert.Equal(t, map[string]int{"ok": 5, "rate_limited": 5}, outcomes)
-
-	redis.Kill()
-	for _, r := range replicas {
-		e, text := decodeFailure(t, r.call(t, ctx, "ai_search", args))
-		assert.Equal(t, "limit_store_unavailable", e.Code, text)
-		assert.True(t, e.Retryable)
-		assert.Equal(t, 5.0, e.RetryAfterS)
-		assert.Contains(t, text, "ai_search failed [limit_store_unavailable]: the rate-limit store is unavailable: Redis refused the connection. "+
-			"ai_search has a rate limit of 5 per minute per caller, so it is refused rather than served unlimited; retry after 5 s.")
-		decodeOK[searchResult](t, r.call(t, ctx, "search_companies", map[string]any{"query": "robotics", "limit": 2}))
-	}
+	assertOneSharedLimit(t, ctx, redis, replicas[0], replicas[1])
 }
