@@ -23,7 +23,7 @@ type record struct {
 	duration    time.Duration
 	resultItems int
 	resultBytes int
-	written     []string
+	touched     Touched
 	err         *Error
 }
 
@@ -73,18 +73,33 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 			attrs = append(attrs, slog.String("detail", r.err.Err.Error()))
 		}
 	}
-	if len(r.written) > 0 {
-		attrs = append(attrs, slog.Any("written_ids", r.written))
-	}
+	attrs = append(attrs, r.touched.attrs()...)
 	if r.context != "" {
 		attrs = append(attrs, slog.String("context", r.context))
 	}
 	rt.Logger.LogAttrs(ctx, level, "tool call", attrs...)
 }
 
+// refusals are the classes a caller causes and can act on: it sent
+// arguments to fix, called a tool this server or its token does not allow,
+// went over a limit, or named something that does not exist. Their records
+// are warnings. Every other class is a failure the caller cannot cause — the
+// backend failed, timed out or cannot be reached, the server's own
+// credentials were refused, the rate-limit store is down, the server itself
+// faulted — and its record is an error, so that an operator can alert on
+// errors alone without being paged because a model guessed a field name.
+// A class missing here is an error: a new class is a refusal only by choice.
+var refusals = map[Class]bool{
+	InvalidArguments:  true,
+	MutationsDisabled: true,
+	RateLimited:       true, // ours or the backend's throttle: wait and retry
+	NotFound:          true,
+	Forbidden:         true, // the caller's token or identity may not do this
+}
+
+// levelFor is the level of a failed call's record (see refusals).
 func levelFor(c Class) slog.Level {
-	switch c {
-	case InvalidArguments, MutationsDisabled, RateLimited, NotFound:
+	if refusals[c] {
 		return slog.LevelWarn
 	}
 	return slog.LevelError

@@ -184,9 +184,7 @@ func (rt *Runtime) succeed(rec *record, out any) *mcp.CallToolResult {
 	}
 	rec.resultBytes = len(text)
 	rec.resultItems = itemCount(out)
-	if w, ok := out.(interface{ WrittenIDs() []string }); ok {
-		rec.written = w.WrittenIDs()
-	}
+	rec.touched = touchedBy(out)
 	// The same bytes serve both renderings: encoding the result once is a
 	// measurable share of a call's CPU (BENCHMARKS.md).
 	return mcp.NewToolResultStructured(json.RawMessage(text), string(text))

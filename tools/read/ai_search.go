@@ -28,6 +28,11 @@ type aiSearchOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o aiSearchOutput) ItemCount() int { return len(o.Companies) }
 
+// Touched names the companies returned, for the audit record.
+func (o aiSearchOutput) Touched() tools.Touched {
+	return tools.Touched{Read: tools.IDs{Companies: tools.CompanyIDs(o.Companies)}}
+}
+
 // NewAiSearch returns the ai_search tool: a plain-English request, interpreted
 // by the backend into filters and keywords. Contract: query required (at most
 // 500 characters); limit 1-50 (default 10); the interpretation is returned so

@@ -29,6 +29,16 @@ type getCollectionItemsOutput struct {
 // ItemCount reports the items returned, for the audit record.
 func (o getCollectionItemsOutput) ItemCount() int { return len(o.Items) }
 
+// Touched names the collection and the companies returned from it, for the
+// audit record.
+func (o getCollectionItemsOutput) Touched() tools.Touched {
+	ids := make([]string, len(o.Items))
+	for i := range o.Items {
+		ids[i] = o.Items[i].Company.ID
+	}
+	return tools.Touched{Read: tools.IDs{Collections: tools.NonEmpty(o.Collection.ID), Companies: ids}}
+}
+
 // NewGetCollectionItems returns the get_collection_items tool: the companies in
 // one of the caller's collections, in the order they were added, paginated.
 // Another user's collection is not_found.

@@ -27,6 +27,12 @@ type getCompaniesBatchOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o getCompaniesBatchOutput) ItemCount() int { return len(o.Companies) }
 
+// Touched names the companies returned (not the ids asked for), for the
+// audit record.
+func (o getCompaniesBatchOutput) Touched() tools.Touched {
+	return tools.Touched{Read: tools.IDs{Companies: tools.CompanyIDs(o.Companies)}}
+}
+
 // NewGetCompaniesBatch returns the get_companies_batch tool: up to 50 profiles
 // in one call. Contract: 1-50 ids after de-duplication, order kept; reports the
 // duplicates dropped and the ids not found, and returns the companies found in

@@ -16,6 +16,11 @@ type getCompanyOutput struct {
 	Note    string        `json:"note,omitempty"`
 }
 
+// Touched names the company returned, for the audit record.
+func (o getCompanyOutput) Touched() tools.Touched {
+	return tools.Touched{Read: tools.IDs{Companies: tools.NonEmpty(o.Company.ID)}}
+}
+
 // NewGetCompany returns the get_company tool: one full profile by id; an
 // unknown id is not_found.
 func NewGetCompany(r query.Reader) tools.Tool {

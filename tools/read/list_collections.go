@@ -22,6 +22,11 @@ type listCollectionsOutput struct {
 // ItemCount reports the collections returned, for the audit record.
 func (o listCollectionsOutput) ItemCount() int { return len(o.Collections) }
 
+// Touched names the collections listed, for the audit record.
+func (o listCollectionsOutput) Touched() tools.Touched {
+	return tools.Touched{Read: tools.IDs{Collections: tools.CollectionIDs(o.Collections)}}
+}
+
 // NewListCollections returns the list_collections tool: the caller's
 // collections, newest first, paginated. Collections belong to a user: an
 // API-key identity has none and gets an unauthorized explanation from the

@@ -33,6 +33,11 @@ type searchCompaniesOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o searchCompaniesOutput) ItemCount() int { return len(o.Companies) }
 
+// Touched names the companies returned, for the audit record.
+func (o searchCompaniesOutput) Touched() tools.Touched {
+	return tools.Touched{Read: tools.IDs{Companies: tools.CompanyIDs(o.Companies)}}
+}
+
 // NewSearchCompanies returns the search_companies tool: keyword search with
 // country, category, employee-count and founding-year filters. Contract: at
 // least a query or one filter; the employee and year bounds are inclusive

@@ -3,6 +3,7 @@ package write
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/companyintel/mcp-server/tools"
@@ -26,8 +27,20 @@ type addToCollectionOutput struct {
 	Note              string           `json:"note,omitempty"`
 }
 
-// WrittenIDs names the companies added, for the audit record.
-func (o addToCollectionOutput) WrittenIDs() []string { return o.Added }
+// Touched names the collection and the companies added to it, for the
+// audit record. A call that added nothing (every id already there or
+// unknown) and a dry run changed nothing: they name the collection as read,
+// and a dry run the companies it found.
+func (o addToCollectionOutput) Touched() tools.Touched {
+	col := tools.NonEmpty(o.Collection.ID)
+	switch {
+	case o.DryRun:
+		return tools.Touched{Read: tools.IDs{Collections: col, Companies: append(slices.Clone(o.Added), o.AlreadyPresent...)}}
+	case len(o.Added) == 0:
+		return tools.Touched{Read: tools.IDs{Collections: col}}
+	}
+	return tools.Touched{Written: tools.IDs{Collections: col, Companies: o.Added}}
+}
 
 // ItemCount reports the companies added, for the audit record.
 func (o addToCollectionOutput) ItemCount() int { return len(o.Added) }

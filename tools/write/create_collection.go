@@ -19,8 +19,15 @@ type createCollectionOutput struct {
 	Note       string           `json:"note,omitempty"`
 }
 
-// WrittenIDs names the collection, for the audit record.
-func (o createCollectionOutput) WrittenIDs() []string { return []string{o.Collection.ID} }
+// Touched names the collection, for the audit record: as written when the
+// call created it, as read when it already existed or in a dry run.
+func (o createCollectionOutput) Touched() tools.Touched {
+	col := tools.NonEmpty(o.Collection.ID)
+	if o.Created && !o.DryRun {
+		return tools.Touched{Written: tools.IDs{Collections: col}}
+	}
+	return tools.Touched{Read: tools.IDs{Collections: col}}
+}
 
 // NewCreateCollection returns the create_collection tool: a named collection
 // for the signed-in user. Contract: idempotent by name — the same name twice

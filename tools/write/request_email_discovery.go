@@ -28,8 +28,16 @@ type requestEmailDiscoveryOutput struct {
 	Note   string            `json:"note,omitempty"`
 }
 
-// WrittenIDs names the job, for the audit record.
-func (o requestEmailDiscoveryOutput) WrittenIDs() []string { return []string{o.Job.ID} }
+// Touched names the job started and the company it searches, whose
+// contacts it will add to, for the audit record; a dry run started nothing
+// and names the company it looked up.
+func (o requestEmailDiscoveryOutput) Touched() tools.Touched {
+	company := tools.NonEmpty(o.Job.CompanyID)
+	if o.DryRun {
+		return tools.Touched{Read: tools.IDs{Companies: company}}
+	}
+	return tools.Touched{Written: tools.IDs{Jobs: tools.NonEmpty(o.Job.ID), Companies: company}}
+}
 
 // NewRequestEmailDiscovery returns the request_email_discovery tool: starts a
 // job that finds work emails at a company. Contract: returns the job and its

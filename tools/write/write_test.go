@@ -103,7 +103,8 @@ func TestCreateCollectionReportsExisting(t *testing.T) {
 	sc := tooltest.Structured(t, res)
 	assert.Equal(t, false, sc["created"])
 	assert.Contains(t, sc["note"], "already existed")
-	assert.Contains(t, logs, `"written_ids":["col_1"]`)
+	assert.Contains(t, logs, `"read":{"collection_ids":["col_1"],"collection_count":1}`, "an existing collection was read, not written")
+	assert.NotContains(t, logs, `"written"`)
 }
 
 func TestAddToCollectionSendsDistinctIDsInOrder(t *testing.T) {
@@ -154,4 +155,34 @@ func TestScopedCallerWithoutTheWriteScopeIsRefused(t *testing.T) {
 		}
 	}
 	assert.Empty(t, w.Calls, "the backend received a mutation")
+}
+
+// What a write's audit record names: what changed as written; a call that
+// changed nothing, or a dry run, as read.
+func TestWriteRecordsNameWhatChanged(t *testing.T) {
+	col := tools.Collection{ID: "col_1"}
+	tests := []struct {
+		name string
+		out  interface{ Touched() tools.Touched }
+		want tools.Touched
+	}{
+		{"companies added", addToCollectionOutput{Collection: col, Added: []string{"cmp_2"}, AlreadyPresent: []string{"cmp_1"}},
+			tools.Touched{Written: tools.IDs{Collections: []string{"col_1"}, Companies: []string{"cmp_2"}}}},
+		{"nothing added", addToCollectionOutput{Collection: col, Added: []string{}, AlreadyPresent: []string{"cmp_1"}},
+			tools.Touched{Read: tools.IDs{Collections: []string{"col_1"}}}},
+		{"add, dry run", addToCollectionOutput{Collection: col, Added: []string{"cmp_2"}, AlreadyPresent: []string{"cmp_1"}, DryRun: true},
+			tools.Touched{Read: tools.IDs{Collections: []string{"col_1"}, Companies: []string{"cmp_2", "cmp_1"}}}},
+		{"collection created", createCollectionOutput{Collection: col, Created: true},
+			tools.Touched{Written: tools.IDs{Collections: []string{"col_1"}}}},
+		{"create, dry run of a new name", createCollectionOutput{Created: true, DryRun: true}, tools.Touched{}},
+		{"job started", requestEmailDiscoveryOutput{Job: emailDiscoveryJob{ID: "job_1", CompanyID: "cmp_1"}},
+			tools.Touched{Written: tools.IDs{Jobs: []string{"job_1"}, Companies: []string{"cmp_1"}}}},
+		{"job, dry run", requestEmailDiscoveryOutput{Job: emailDiscoveryJob{CompanyID: "cmp_1"}, DryRun: true},
+			tools.Touched{Read: tools.IDs{Companies: []string{"cmp_1"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.out.Touched())
+		})
+	}
 }
