@@ -202,7 +202,7 @@ func TestTextLogLineStartsAtLevel(t *testing.T) {
 // ToolNames is a list kept by hand, so it must name exactly the tools built.
 func TestToolNamesAreTheCatalogue(t *testing.T) {
 	var built []string
-	for _, tool := range append(read.Tools(nil), write.Tools(write.Deps{})...) {
+	for _, tool := range append(read.Tools(nil, nil), write.Tools(write.Deps{})...) {
 		built = append(built, tool.Name())
 	}
 	assert.Equal(t, built, ToolNames())

@@ -22,7 +22,7 @@ import (
 func CatalogueJSON() ([]byte, error) {
 	all := func(string) bool { return true }
 	var defs []any
-	for _, t := range append(read.Tools(nil), write.Tools(write.Deps{Allowed: all})...) {
+	for _, t := range append(read.Tools(nil, nil), write.Tools(write.Deps{Allowed: all})...) {
 		// A round trip through generic JSON sorts every object's keys.
 		b, err := json.Marshal(t.Definition())
 		if err != nil {

@@ -185,7 +185,41 @@ func TestSearchByKeywordAndCategory(t *testing.T) {
 		assert.Contains(t, obj(c)["categories"], "Software")
 	}
 	e := s.fails("search_companies", `{"categories":["No Such Category"]}`, "invalid_arguments")
-	assert.Contains(t, e["message"], `"categories;No Such Category"`, "the backend's own words")
+	assert.Contains(t, e["message"], `unknown category "No Such Category"`)
+}
+
+// Categories are checked against the vocabulary the backend serves before
+// any search: a model's near miss is refused with the names it meant, a
+// difference of case is corrected and said, and a real country the data has
+// no company in is an empty answer that says what the data covers.
+func TestSearchFiltersAreCheckedAgainstTheBackendsVocabulary(t *testing.T) {
+	counter := &countingTransport{base: headers{map[string]string{"x-test-user": "alice"}, http.DefaultTransport}}
+	client := instantRetries(graphql.NewClient(backend(t).URL(), &http.Client{Transport: counter}, 0))
+	srv, _ := NewMCPServer(Parts{Reader: query.NewReader(client), Limiter: ratelimit.New(nil),
+		Runtime: tools.Runtime{Logger: slog.New(slog.DiscardHandler)}, Version: "test", ValidateOutput: true})
+	s := &session{t: t, s: srv, caller: tools.Caller{ID: "alice", AuthMethod: "oidc"}}
+
+	e := s.fails("search_companies", `{"categories":["AI"]}`, "invalid_arguments")
+	assert.Contains(t, e["message"], `did you mean "AI & Machine Learning"`)
+	assert.Contains(t, e["message"], "companies://filters")
+	assert.Equal(t, []any{"AI & Machine Learning"}, obj(list(e["fields"])[0])["did_you_mean"])
+	e = s.fails("search_companies", `{"categories":["Robotic","Fintec"]}`, "invalid_arguments")
+	require.Len(t, list(e["fields"]), 2, "every unknown category is named at once")
+	assert.Equal(t, "Robotics", list(obj(list(e["fields"])[0])["did_you_mean"])[0])
+	assert.Equal(t, "Fintech", list(obj(list(e["fields"])[1])["did_you_mean"])[0])
+	assert.Equal(t, []string{"FilterVocabulary"}, counter.sent, "refused before any search; the vocabulary read once and cached")
+
+	sc := s.ok("search_companies", `{"categories":["fintech"],"limit":3}`)
+	assert.Equal(t, []any{"categories;Fintech"}, sc["applied_filters"])
+	assert.Contains(t, sc["note"], `Category "fintech" was read as Fintech.`)
+	require.NotEmpty(t, list(sc["companies"]))
+
+	sc = s.ok("search_companies", `{"country":"Fiji"}`)
+	assert.Equal(t, []any{}, sc["companies"])
+	assert.EqualValues(t, 0, sc["total"])
+	assert.Contains(t, sc["note"], "No company in the data is in Fiji")
+	assert.Contains(t, sc["note"], "the most common United States (")
+	assert.Equal(t, []string{"FilterVocabulary", "SearchCompanies"}, counter.sent, "Fiji never reached the backend")
 }
 
 // min_employees/max_employees are backend filters: every company returned is

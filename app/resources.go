@@ -11,17 +11,23 @@ import (
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/tools/read"
 )
 
 // The two resources: what the filters accept, and how this server is set up.
 const (
-	FiltersURI = "companies://filters"
+	FiltersURI = read.FiltersURI
 	StatusURI  = "companies://server/status"
 )
 
 // vocabularyTTL bounds how stale the filter vocabulary may be. It changes
 // only when the catalogue does, and reading it costs a backend call.
 const vocabularyTTL = 10 * time.Minute
+
+// vocabularyRetry is how long a failed read of the vocabulary is remembered:
+// search_companies reads it before searching with a filter, and a backend
+// that cannot serve it should not cost every such search a second call.
+const vocabularyRetry = 30 * time.Second
 
 // Status is the content of the status resource: what an agent or an operator
 // needs to know about this server before relying on it.
@@ -53,9 +59,9 @@ type MutationStatus struct {
 	HowToEnable  string   `json:"how_to_enable,omitempty"`
 }
 
-// resources returns the filter vocabulary and status resources.
-func resources(r query.Reader, status func() Status) []server.ServerResource {
-	vocab := &vocabularyCache{r: r}
+// resources returns the filter vocabulary and status resources, served from
+// vocab.
+func resources(vocab *vocabularyCache, status func() Status) []server.ServerResource {
 	return []server.ServerResource{
 		{
 			Resource: mcp.NewResource(FiltersURI, "filter_vocabulary",
@@ -107,23 +113,58 @@ type facetValue struct {
 }
 
 // vocabularyCache fetches the vocabulary on first read and keeps it for
-// vocabularyTTL; a failed fetch is not cached.
+// vocabularyTTL. A failed fetch is kept for vocabularyRetry, so that the
+// searches that check their filters against it do not each wait on it.
+// The resources and search_companies share one.
 type vocabularyCache struct {
-	r       query.Reader
-	mu      sync.Mutex
-	v       *vocabulary
-	fetched time.Time
+	r   query.Reader
+	now func() time.Time
+
+	mu       sync.Mutex
+	raw      *query.Vocabulary
+	v        *vocabulary
+	fetched  time.Time
+	err      error
+	failedAt time.Time
+}
+
+func newVocabularyCache(r query.Reader) *vocabularyCache {
+	return &vocabularyCache{r: r, now: time.Now}
+}
+
+// FilterVocabulary returns the vocabulary as the backend gave it; it is
+// what search_companies checks its filters against (read.Vocabulary).
+func (c *vocabularyCache) FilterVocabulary(ctx context.Context) (*query.Vocabulary, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return c.raw, nil
 }
 
 func (c *vocabularyCache) get(ctx context.Context) (*vocabulary, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.v != nil && time.Since(c.fetched) < vocabularyTTL {
-		return c.v, nil
+	if err := c.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return c.v, nil
+}
+
+// refresh fetches the vocabulary when the copy held is stale; c.mu is held.
+func (c *vocabularyCache) refresh(ctx context.Context) error {
+	now := c.now()
+	if c.v != nil && now.Sub(c.fetched) < vocabularyTTL {
+		return nil
+	}
+	if c.err != nil && now.Sub(c.failedAt) < vocabularyRetry {
+		return c.err
 	}
 	raw, err := c.r.FilterVocabulary(ctx)
 	if err != nil {
-		return nil, err
+		c.err, c.failedAt = err, now
+		return err
 	}
 	v := &vocabulary{
 		FacetForm: "countries;<name> and categories;<name>",
@@ -139,8 +180,8 @@ func (c *vocabularyCache) get(ctx context.Context) (*vocabulary, error) {
 	for _, f := range raw.Categories {
 		v.Categories = append(v.Categories, facetValue{Name: f.Value, Count: f.Count})
 	}
-	c.v, c.fetched = v, time.Now()
-	return v, nil
+	c.raw, c.v, c.fetched, c.err = raw, v, now, nil
+	return nil
 }
 
 func jsonContents(uri string, v any) ([]mcp.ResourceContents, error) {

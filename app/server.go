@@ -101,7 +101,8 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if p.Limiter != nil {
 		rt.Limiter = p.Limiter
 	}
-	catalogue := append(read.Tools(p.Reader), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
+	vocab := newVocabularyCache(p.Reader)
+	catalogue := append(read.Tools(p.Reader, vocab), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
 	var served []server.ServerTool
 	for _, t := range catalogue {
 		if p.HideDisabled && isWrite(t.Name()) && !p.Mutations.Allowed(t.Name()) {
@@ -148,7 +149,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		"list_collections.limit":        "1-100, default 20",
 		"get_collection_items.limit":    "1-100, default 20",
 	}
-	res := resources(p.Reader, func() Status {
+	res := resources(vocab, func() Status {
 		st := status
 		if p.Auth != nil {
 			st.Auth = p.Auth()

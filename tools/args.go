@@ -18,6 +18,9 @@ type FieldError struct {
 	Field string `json:"field"`
 	// Problem says what was expected and what came.
 	Problem string `json:"problem"`
+	// DidYouMean are the accepted values closest to a value not accepted,
+	// for a program to offer or retry with.
+	DidYouMean []string `json:"did_you_mean,omitempty"`
 }
 
 // decoded is a validated call: the typed input and the context sentence.

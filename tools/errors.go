@@ -110,8 +110,8 @@ func NotFoundf(format string, args ...any) *Error {
 	return &Error{Class: NotFound, Message: fmt.Sprintf(format, args...)}
 }
 
-// invalidFields turns a validation failure into one error listing every field.
-func invalidFields(fields []FieldError) *Error {
+// InvalidFields turns a validation failure into one error listing every field.
+func InvalidFields(fields []FieldError) *Error {
 	parts := make([]string, len(fields))
 	for i, f := range fields {
 		parts[i] = f.Field + ": " + f.Problem

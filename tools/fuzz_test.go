@@ -53,7 +53,7 @@ func FuzzDecodeArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		d, errs := decodeArgs(typ, fields, raw)
 		if len(errs) > 0 {
-			b, err := json.Marshal(errorResult("fuzz", invalidFields(errs)))
+			b, err := json.Marshal(errorResult("fuzz", InvalidFields(errs)))
 			if err != nil {
 				t.Fatalf("the refusal does not encode: %v", err)
 			}

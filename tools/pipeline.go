@@ -89,7 +89,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 	d, ferrs := decodeArgs(t.inType, t.fields, rawArguments(req))
 	rec.args, rec.context = d.shape, d.context
 	if len(ferrs) > 0 {
-		return rt.fail(t, rec, invalidFields(ferrs))
+		return rt.fail(t, rec, InvalidFields(ferrs))
 	}
 	if t.gate != nil {
 		if err := t.gate(ctx); err != nil {

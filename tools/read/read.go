@@ -4,6 +4,8 @@
 package read
 
 import (
+	"context"
+
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -12,10 +14,19 @@ import (
 // so calling it twice is harmless, and it reaches an external service.
 var readHints = tools.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true}
 
-// Tools returns the six read tools over r, in catalogue order.
-func Tools(r query.Reader) []tools.Tool {
+// Vocabulary is the filter vocabulary the backend serves (the
+// companies://filters resource), read through a cache: search_companies
+// checks categories and countries against it before it searches. nil, or a
+// vocabulary that cannot be read, checks nothing: the backend judges.
+type Vocabulary interface {
+	FilterVocabulary(ctx context.Context) (*query.Vocabulary, error)
+}
+
+// Tools returns the six read tools over r, in catalogue order; v is the
+// filter vocabulary search_companies checks against.
+func Tools(r query.Reader, v Vocabulary) []tools.Tool {
 	return []tools.Tool{
-		NewSearchCompanies(r),
+		NewSearchCompanies(r, v),
 		NewGetCompany(r),
 		NewGetCompaniesBatch(r),
 		NewAiSearch(r),

@@ -90,7 +90,7 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 			r.On("SearchCompanies", mock.Anything, tt.wantKeyword, tt.wantFilters, tt.wantBounds, tt.wantLimit, tt.wantToken).
 				Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")}, Total: 41, NextToken: ptr("next")}, nil).Once()
 
-			res, _ := tooltest.Call(t, NewSearchCompanies(r), tt.args)
+			res, _ := tooltest.Call(t, NewSearchCompanies(r, nil), tt.args)
 
 			require.False(t, res.IsError, tooltest.Text(t, res))
 			r.AssertExpectations(t)
@@ -129,7 +129,7 @@ func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &querytest.Reader{} // any call would panic: no expectation is set
-			res, logs := tooltest.Call(t, NewSearchCompanies(r), tt.args)
+			res, logs := tooltest.Call(t, NewSearchCompanies(r, nil), tt.args)
 
 			require.True(t, res.IsError)
 			assert.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, res))
@@ -272,7 +272,7 @@ func TestSearchNotesSayAtLeastWhenTheTotalIsALowerBound(t *testing.T) {
 		Return(&query.AiSearchResult{Items: []query.Company{company("cmp_1", "Acme", "United States")},
 			Total: 1000, TotalIsLowerBound: true}, nil).Once()
 
-	res, _ := tooltest.Call(t, NewSearchCompanies(r), `{"query":"software"}`)
+	res, _ := tooltest.Call(t, NewSearchCompanies(r, nil), `{"query":"software"}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	assert.Contains(t, tooltest.Structured(t, res)["note"], "Showing 1 of at least 1000 companies.")
 

@@ -42,11 +42,14 @@ func (o searchCompaniesOutput) Touched() tools.Touched {
 // country, category, employee-count and founding-year filters. Contract: at
 // least a query or one filter; the employee and year bounds are inclusive
 // (founded_after 2010 includes 2010) and a min above its max is refused before
-// any backend call; limit
-// 1-100 (default 20); the country is normalised to the backend's facet form
-// ("US" → "countries;United States") and an unknown one is refused with close
-// matches; pagination by opaque cursor; total always given.
-func NewSearchCompanies(r query.Reader) tools.Tool {
+// any backend call; limit 1-100 (default 20); the country is normalised to
+// the backend's facet form ("US" → "countries;United States") and an unknown
+// one is refused with close matches; categories are checked against the
+// filter vocabulary v (a difference of case is corrected and noted, anything
+// else refused with up to five close matches) before any search; a real
+// country the data has no company in is an empty answer saying what the data
+// covers, not an error. Pagination by opaque cursor; total always given.
+func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
 		Name:  "search_companies",
 		Title: "Search companies",
@@ -55,12 +58,12 @@ func NewSearchCompanies(r query.Reader) tools.Tool {
 			"Full profile: get_company; plain English: ai_search.",
 		Hints: readHints,
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
-			return searchCompanies(ctx, r, in)
+			return searchCompanies(ctx, r, v, in)
 		},
 	})
 }
 
-func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInput) (searchCompaniesOutput, error) {
+func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searchCompaniesInput) (searchCompaniesOutput, error) {
 	bounds := searchBounds(in)
 	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && bounds == (query.Bounds{}) {
 		return searchCompaniesOutput{}, tools.Invalid("query",
@@ -76,18 +79,37 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 	}
 	var notes []string
 	filters := []string{}
+	var want *country.Country
 	if in.Country != "" {
 		c, ok := country.Lookup(in.Country)
 		if !ok {
-			return searchCompaniesOutput{}, tools.Invalid("country", unknownCountry(in.Country))
+			return searchCompaniesOutput{}, unknownCountry(in.Country)
 		}
+		want = &c
 		filters = append(filters, c.Facet())
 		if !strings.EqualFold(in.Country, c.Name) {
 			notes = append(notes, fmt.Sprintf("Country %q was read as %s.", in.Country, c.Name))
 		}
 	}
-	for _, cat := range in.Categories {
+	var voc *query.Vocabulary
+	if want != nil || len(in.Categories) > 0 {
+		var unread string
+		voc, unread = readVocabulary(ctx, v)
+		notes = append(notes, unread)
+	}
+	categories, catNotes, refused := matchCategories(in.Categories, voc)
+	if len(refused) > 0 {
+		return searchCompaniesOutput{}, tools.InvalidFields(refused)
+	}
+	notes = append(notes, catNotes...)
+	for _, cat := range categories {
 		filters = append(filters, "categories;"+cat)
+	}
+	if voc != nil && want != nil && !covers(voc, *want) {
+		// Nothing to ask the backend: it would refuse a country it has no
+		// company in, and "invalid" would mislead about a real country.
+		notes = append(notes, notCoveredNote(*want, voc))
+		return searchCompaniesOutput{Companies: []tools.Company{}, AppliedFilters: filters, Note: tools.JoinNotes(notes...)}, nil
 	}
 
 	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &in.Limit, tools.Token(in.Cursor))
@@ -102,10 +124,10 @@ func searchCompanies(ctx context.Context, r query.Reader, in searchCompaniesInpu
 		AppliedFilters: filters,
 	}
 	notes = append(notes, tools.SearchPageNote(len(out.Companies), out.Total, page.TotalIsLowerBound, out.NextCursor, "companies"))
-	if out.Total == 0 && len(in.Categories) > 0 {
-		notes = append(notes, "Category names must match exactly; the companies://filters resource lists them.")
+	if out.Total == 0 && len(filters) > 0 {
+		notes = append(notes, emptyNote(voc, want, categories))
 	}
-	out.Note = tools.JoinNotes(strings.Join(notes, " "), partial.Note())
+	out.Note = tools.JoinNotes(append(notes, partial.Note())...)
 	return out, nil
 }
 
@@ -122,15 +144,20 @@ func searchBounds(in searchCompaniesInput) query.Bounds {
 		FoundedAfter: opt(in.FoundedGE), FoundedBefore: opt(in.FoundedLE)}
 }
 
-// unknownCountry explains a country that could not be read, with close matches.
-func unknownCountry(s string) string {
-	msg := fmt.Sprintf("unknown country %q; give an ISO code (\"US\", \"DEU\") or an English name", tools.Excerpt(s))
-	if near := country.Suggest(s, 3); len(near) > 0 {
-		names := make([]string, len(near))
+// unknownCountry refuses a country that could not be read, with close
+// matches.
+func unknownCountry(s string) *tools.Error {
+	problem := fmt.Sprintf("unknown country %q; give an ISO code (\"US\", \"DEU\") or an English name", tools.Excerpt(s))
+	near := country.Suggest(s, 3)
+	var names []string
+	if len(near) > 0 {
+		labels := make([]string, len(near))
 		for i, c := range near {
-			names[i] = fmt.Sprintf("%s (%s)", c.Name, c.Alpha2)
+			labels[i] = fmt.Sprintf("%s (%s)", c.Name, c.Alpha2)
+			names = append(names, c.Name)
 		}
-		msg += "; did you mean " + strings.Join(names, ", ") + "?"
+		problem += "; did you mean " + strings.Join(labels, ", ") + "?"
 	}
-	return msg
+	problem += " " + FiltersURI + " lists the countries the data covers"
+	return tools.InvalidFields([]tools.FieldError{{Field: "country", Problem: problem, DidYouMean: names}})
 }
