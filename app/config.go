@@ -74,9 +74,7 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	}
 	fs.IntVar(&c.Companies, "companies", companies, companiesUsage)
 	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
-	if err := c.Mutations.Set(getenv("ALLOW_MUTATIONS")); err != nil {
-		return c, fmt.Errorf("ALLOW_MUTATIONS: %w", err)
-	}
+	mutationsErr := c.Mutations.Set(getenv("ALLOW_MUTATIONS"))
 	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(WriteTools, ", ")+" (env ALLOW_MUTATIONS)")
 	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
 	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
@@ -86,9 +84,16 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
 	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
+	version := fs.Bool("version", false, "print the version, the VCS revision, whether the tree was modified and the catalogue hash, then exit")
 	finishHTTP := httpFlags(fs, &c.HTTP, getenv)
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	if *version {
+		return c, ErrVersion // whatever else is set: a version is always printable
+	}
+	if mutationsErr != nil {
+		return c, fmt.Errorf("ALLOW_MUTATIONS: %w", mutationsErr)
 	}
 	finishHTTP()
 	if fs.NArg() > 0 {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -196,12 +195,4 @@ func stopReason(ctx context.Context) string {
 		return "signal"
 	}
 	return "input closed"
-}
-
-// Version is the module version the binary was built from, or "dev".
-func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

@@ -77,9 +77,15 @@ type session struct {
 // the test failed, the server's stderr is logged to explain why.
 func startSession(t *testing.T, ctx context.Context, rev revision, flags ...string) *session {
 	t.Helper()
+	return startSessionOf(t, ctx, serverBin, rev, flags...)
+}
+
+// startSessionOf is startSession with another build of the server.
+func startSessionOf(t *testing.T, ctx context.Context, bin string, rev revision, flags ...string) *session {
+	t.Helper()
 	logs := &logBuffer{}
 	args := append(embeddedArgs(), flags...)
-	tr := transport.NewStdioWithOptions(serverBin, nil, args,
+	tr := transport.NewStdioWithOptions(bin, nil, args,
 		// The command is built here rather than by the transport, which
 		// would append the test's environment to ours (see childEnv).
 		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
@@ -97,7 +103,7 @@ func startSession(t *testing.T, ctx context.Context, rev revision, flags ...stri
 			t.Logf("server stderr (%s %s):\n%s", rev.version, strings.Join(flags, " "), logs)
 		}
 	})
-	require.NoError(t, c.Start(ctx), "starting %s", serverBin)
+	require.NoError(t, c.Start(ctx), "starting %s", bin)
 
 	_, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ClientInfo: mcp.Implementation{Name: "mcp-server-e2e", Version: "1.0.0"},

@@ -4,6 +4,7 @@
 //	server --embedded                       # demo against the built-in backend
 //	server --endpoint https://….appsync-api.eu-west-1.amazonaws.com/graphql
 //	server catalog [--hash]                 # the tool catalogue as canonical JSON, or its SHA-256
+//	server --version                        # version, VCS revision, modified, catalogue hash
 //	server check --embedded                 # pre-flight: configuration, auth, backend, catalogue
 //	server demo-token --server http://127.0.0.1:8080/mcp --user alice
 package main
@@ -34,6 +35,9 @@ func main() {
 	cfg, err := app.ParseConfig(os.Args[1:], os.Getenv, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return
+	}
+	if errors.Is(err, app.ErrVersion) {
+		os.Exit(app.PrintVersion(os.Stdout, os.Stderr))
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-server:", err)
