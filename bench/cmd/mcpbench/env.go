@@ -57,75 +57,81 @@ type buildRecord struct {
 
 // newEnvironment builds the binaries and starts the backends. On error,
 // whatever was started is stopped.
-func newEnvironment(ctx context.Context, cfg config, tmp string) (env *environment, err error) {
-	env = &environment{tmp: tmp, apiKey: randomKey()}
-	defer func() {
-		if err != nil {
-			env.stop()
-		}
-	}()
-
-	if env.node, err = exec.LookPath("node"); err != nil {
-		return nil, errors.New("node is needed for the mcp-graphql peer (Node 20)")
-	}
-	env.npx, _ = exec.LookPath("npx")
-	if env.peerDir, err = filepath.Abs(cfg.peerDir); err != nil {
+func newEnvironment(ctx context.Context, cfg config, tmp string) (*environment, error) {
+	env := &environment{tmp: tmp, apiKey: randomKey()}
+	if err := env.setUp(ctx, cfg); err != nil {
+		env.stop() // the backends started before the failing step
 		return nil, err
+	}
+	return env, nil
+}
+
+// setUp finds the peer, builds the binaries and starts the backends,
+// recording each in env as it goes, so that stop can undo a partial set-up.
+func (env *environment) setUp(ctx context.Context, cfg config) (err error) {
+	// The peers are checked first: a missing one should cost seconds, not
+	// the minutes of building and starting backends.
+	if env.node, err = exec.LookPath("node"); err != nil {
+		return errors.New("node is not on PATH: the mcp-graphql peer needs Node 20 (and npm to install it: npm ci --prefix " + cfg.peerDir + ")")
+	}
+	env.npx, _ = exec.LookPath("npx") // optional: only its start row needs it
+	if env.peerDir, err = filepath.Abs(cfg.peerDir); err != nil {
+		return err
 	}
 	env.peerMain = filepath.Join(env.peerDir, "node_modules", "mcp-graphql", "dist", "index.js")
 	if _, err := os.Stat(env.peerMain); err != nil {
-		return nil, fmt.Errorf("mcp-graphql is not installed (%v): run npm ci --prefix %s", err, cfg.peerDir)
+		return fmt.Errorf("the mcp-graphql peer is not installed (no %s): run npm ci --prefix %s", env.peerMain, cfg.peerDir)
 	}
 
-	home := filepath.Join(tmp, "home")
+	home := filepath.Join(env.tmp, "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
-		return nil, err
+		return err
 	}
 	// An empty HOME keeps the developer's AWS profiles and caches away from
 	// the server, so its credential chain resolves the same on every machine.
-	env.baseEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + tmp}
+	env.baseEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TMPDIR=" + env.tmp}
 
 	if cfg.serverBin != "" {
 		if env.serverBin, err = filepath.Abs(cfg.serverBin); err != nil {
-			return nil, err
+			return err
 		}
 	} else {
 		logf("building ./cmd/server")
-		env.serverBin = filepath.Join(tmp, "mcp-server")
+		env.serverBin = filepath.Join(env.tmp, "mcp-server")
 		if err := goBuild(ctx, env.serverBin, "./cmd/server"); err != nil {
-			return nil, err
+			return err
 		}
 		logf("building ./cmd/server for release (-trimpath -tags noembedded)")
-		env.releaseBin = filepath.Join(tmp, "mcp-server-release")
+		env.releaseBin = filepath.Join(env.tmp, "mcp-server-release")
 		if err := goBuild(ctx, env.releaseBin, "./cmd/server", "-trimpath", "-tags", "noembedded"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if env.releaseBin == "" {
 		env.releaseBin = env.serverBin
 	}
 	logf("building ./bench/cmd/floor")
-	env.floorBin = filepath.Join(tmp, "floor")
+	env.floorBin = filepath.Join(env.tmp, "floor")
 	if err := goBuild(ctx, env.floorBin, "./bench/cmd/floor"); err != nil {
-		return nil, err
+		return err
 	}
 	logf("building ./cmd/appsync-local")
-	backendBin := filepath.Join(tmp, "appsync-local")
+	backendBin := filepath.Join(env.tmp, "appsync-local")
 	if err := goBuild(ctx, backendBin, "./cmd/appsync-local"); err != nil {
-		return nil, err
+		return err
 	}
 
 	logf("starting appsync-local with %d companies (data in %s)", defaultCompanies, cfg.dataDir)
 	if env.small, err = env.startBackend(ctx, backendBin, cfg.dataDir, defaultCompanies, smallReadyTimeout); err != nil {
-		return nil, err
+		return err
 	}
 	if cfg.bigCompanies > 0 {
 		logf("starting appsync-local with %d companies (the first run builds the database: minutes)", cfg.bigCompanies)
 		if env.big, err = env.startBackend(ctx, backendBin, cfg.dataDir, cfg.bigCompanies, bigReadyTimeout); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return env, nil
+	return nil
 }
 
 // startBackend starts a backend on its own subdirectory of the data

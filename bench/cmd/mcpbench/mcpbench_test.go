@@ -72,3 +72,13 @@ func TestFormatting(t *testing.T) {
 	assert.Equal(t, "1,000,000", thousands(1000000))
 	assert.Equal(t, "999", thousands(999))
 }
+
+// A missing peer is a clear error before anything is built or started, not
+// a panic in the clean-up (newEnvironment once stopped a nil environment).
+func TestNewEnvironmentWithoutThePeerSaysHowToInstallIt(t *testing.T) {
+	cfg := config{peerDir: t.TempDir()} // no node_modules here
+	env, err := newEnvironment(t.Context(), cfg, t.TempDir())
+	require.Error(t, err)
+	assert.Nil(t, env)
+	assert.Contains(t, err.Error(), "npm ci --prefix "+cfg.peerDir)
+}
