@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/companyintel/mcp-server/tools/read"
 	"github.com/companyintel/mcp-server/tools/write"
@@ -55,14 +56,18 @@ func CatalogueHash() (string, error) {
 }
 
 // catalogueID is the prefix of the hash that the start-up line and the
-// status resource show.
-func catalogueID() string {
+// status resource show. The catalogue is code, so its hash cannot change
+// while the process runs: it is computed once. Computing it builds every
+// tool and canonicalises its JSON, a fifth of the server's own start-up work
+// and enough allocation to bring on a garbage collection before the first
+// tools/list answer when each caller computed it again.
+var catalogueID = sync.OnceValue(func() string {
 	h, err := CatalogueHash()
 	if err != nil {
 		return "unknown"
 	}
 	return h[:12]
-}
+})
 
 // PrintCatalogue is the catalog subcommand: the canonical JSON, or with
 // --hash its SHA-256. It returns the exit code.

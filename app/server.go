@@ -122,7 +122,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	s.AddTools(served...)
 
-	status := Status{Version: p.Version, Transport: p.Transport, Catalog: catalogueID()}
+	status := Status{Version: p.Version, Transport: p.Transport}
 	for _, t := range served {
 		status.Tools = append(status.Tools, t.Tool.Name)
 	}
@@ -151,6 +151,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	res := resources(vocab, func() Status {
 		st := status
+		st.Catalog = catalogueID()
 		if p.Auth != nil {
 			st.Auth = p.Auth()
 		}

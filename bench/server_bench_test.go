@@ -78,6 +78,15 @@ type stdioServer struct {
 
 func startServer(b *testing.B, endpoint string) *stdioServer {
 	b.Helper()
+	s, stop := runServer(b, endpoint)
+	b.Cleanup(stop)
+	return s
+}
+
+// runServer starts app.Run as startServer does, through initialize, and
+// returns how to stop it: close its input and wait for Run to return.
+func runServer(b *testing.B, endpoint string) (*stdioServer, func()) {
+	b.Helper()
 	getenv := func(k string) string {
 		if k == "APPSYNC_API_KEY" {
 			return apiKey
@@ -98,7 +107,7 @@ func startServer(b *testing.B, endpoint string) *stdioServer {
 		done <- app.Run(ctx, cfg, app.Stdio{In: inR, Out: outW, Err: io.Discard}, getenv)
 		outW.Close()
 	}()
-	b.Cleanup(func() {
+	stop := func() {
 		inW.Close()
 		select {
 		case <-done:
@@ -107,13 +116,14 @@ func startServer(b *testing.B, endpoint string) *stdioServer {
 			<-done
 		}
 		cancel()
-	})
+	}
 	s := &stdioServer{in: inW, out: bufio.NewReaderSize(outR, 1<<16)}
 	s.roundTrip(b, 0, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
 	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		stop()
 		b.Fatal(err)
 	}
-	return s
+	return s, stop
 }
 
 // roundTrip writes one request line and reads the answer line, checking its
@@ -209,5 +219,42 @@ func BenchmarkStdioToolsList(b *testing.B) {
 	for b.Loop() {
 		id++
 		s.roundTrip(b, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, id))
+	}
+}
+
+// BenchmarkStdioStart is the server's own share of a cold start: app.Run
+// from parsed flags to the answer to the first tools/list (credential
+// chain, catalogue, initialize), against a backend that is never called.
+// Package initialisation and the process start are not in it (the driver's
+// start rows measure those, beside the floor); B/op is what decides whether
+// the first garbage collection falls before that answer.
+func BenchmarkStdioStart(b *testing.B) {
+	// The AWS SDK reads the process environment and ~/.aws itself. The
+	// driver starts the server with only PATH, HOME and TMPDIR set, so the
+	// credential chain's SigV4 link finds nothing and probes the instance
+	// metadata service; so does this benchmark (an AWS_CA_BUNDLE, for one,
+	// would add the parsing of every certificate in it).
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_CA_BUNDLE"} {
+		b.Setenv(k, "")
+	}
+	b.Setenv("AWS_CONFIG_FILE", b.TempDir()+"/config")
+	b.Setenv("AWS_SHARED_CREDENTIALS_FILE", b.TempDir()+"/credentials")
+	b.ReportAllocs()
+	for b.Loop() {
+		s, stop := runServer(b, "http://127.0.0.1:1/graphql")
+		s.roundTrip(b, 1, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+		stop()
+	}
+}
+
+// BenchmarkCatalogueHash is the catalogue hash the start-up line shows:
+// every tool built and its definition canonicalised. A process computes it
+// once (BenchmarkStdioStart counts it in its first iteration only).
+func BenchmarkCatalogueHash(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := app.CatalogueHash(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
