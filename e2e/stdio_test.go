@@ -255,7 +255,10 @@ func TestMutationsListedAndRefused(t *testing.T) {
 			e, text := decodeFailure(t, s.call(t, ctx, tool, writeCalls[tool]))
 			assert.Equal(t, "mutations_disabled", e.Code, tool)
 			assert.False(t, e.Retryable, "%s: retrying cannot help", tool)
-			assert.Equal(t, tool+" failed [mutations_disabled]: mutations are disabled; start the server with --allow-mutations to enable write operations", text)
+			assert.True(t, strings.HasPrefix(text, tool+" failed [mutations_disabled]: writes are disabled on this server"), text)
+			assert.Contains(t, text, "--allow-mutations="+tool, "the setting, named for the user")
+			assert.Contains(t, text, "ALLOW_MUTATIONS")
+			assert.Contains(t, text, "Tell the user; retrying will not help")
 		}
 
 		// The audit records prove what the server did with the calls: each

@@ -59,6 +59,21 @@ func (b *buckets) allow(caller string, now time.Time) Decision {
 	return Decision{RetryAfter: b.wait(lim.TokensAt(now)), Limit: b.limit}
 }
 
+// refund gives caller's bucket one token back, never filling it past its
+// burst. A caller without a bucket has a full one: nothing to give back.
+func (b *buckets) refund(caller string, now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lim, ok := b.byCaller[caller]
+	if !ok {
+		return
+	}
+	// AllowN with -1 adds a token to the count as of now; the bucket caps
+	// the count at its burst whenever it is next read, so a refund into a
+	// bucket that refilled meanwhile cannot hand out more than a full one.
+	lim.AllowN(now, -1)
+}
+
 // wait returns how long a bucket holding tokens (< 1) takes to hold one,
 // computed as x/time/rate does for a reservation. Its float64 arithmetic can
 // land a few nanoseconds short of the exact interval (3.599999999s for

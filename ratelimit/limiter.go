@@ -97,6 +97,16 @@ func (l *Limiter) Allow(_ context.Context, tool, caller string) (Decision, error
 	return b.allow(caller, l.now()), nil
 }
 
+// Refund gives back the token a call of tool by caller spent, when the call
+// turned out to do nothing (a write refused as not found). A tool without a
+// limit has nothing to give back.
+func (l *Limiter) Refund(_ context.Context, tool, caller string) error {
+	if b, ok := l.tools[tool]; ok {
+		b.refund(caller, l.now())
+	}
+	return nil
+}
+
 // Limit returns tool's limit, or the zero Limit if it has none.
 func (l *Limiter) Limit(tool string) Limit {
 	if b, ok := l.tools[tool]; ok {

@@ -24,6 +24,7 @@ var limits = []string{"5/m", "10/h", "120/m", "2/s", "100/1h", "1/d", "125/h", "
 // the Redis limiter is held to exactly the in-process limiter's answers.
 type allower interface {
 	Allow(ctx context.Context, tool, caller string) (ratelimit.Decision, error)
+	Refund(ctx context.Context, tool, caller string) error
 	Limit(tool string) ratelimit.Limit
 	Describe(tool string) string
 }
@@ -105,6 +106,34 @@ func TestBurstThenRefusal(t *testing.T) {
 				for range 10 {
 					assert.Equal(t, d, allow(l, "tool", "alice"))
 				}
+			})
+		}
+	})
+}
+
+// A refund gives one spent token back, and never more than a full bucket.
+func TestRefundGivesOneTokenBackNeverPastTheBurst(t *testing.T) {
+	eachStore(t, func(t *testing.T, mk maker) {
+		for _, spec := range limits {
+			t.Run(spec, func(t *testing.T) {
+				l, clock, lim := newLimiter(t, mk, spec)
+				n, _ := spend(t, l, "tool", "alice")
+				require.Equal(t, lim.Count, n)
+				require.NoError(t, l.Refund(context.Background(), "tool", "alice"))
+				assert.True(t, allow(l, "tool", "alice").Allowed, "the token given back")
+				assert.False(t, allow(l, "tool", "alice").Allowed, "only one")
+
+				require.NoError(t, l.Refund(context.Background(), "tool", "bob"), "a caller never seen has a full bucket")
+				n, _ = spend(t, l, "tool", "bob")
+				assert.Equal(t, lim.Count, n, "a refund to a full bucket adds nothing")
+
+				assert.True(t, allow(l, "tool", "carol").Allowed)
+				clock.Advance(lim.Period) // full again
+				require.NoError(t, l.Refund(context.Background(), "tool", "carol"))
+				n, _ = spend(t, l, "tool", "carol")
+				assert.Equal(t, lim.Count, n, "a refund to a bucket refilled meanwhile adds nothing")
+
+				require.NoError(t, l.Refund(context.Background(), "unlimited", "alice"), "a tool without a limit has nothing to give back")
 			})
 		}
 	})

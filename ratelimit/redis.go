@@ -36,6 +36,11 @@ var bucketScript string
 
 var bucket = redis.NewScript(bucketScript)
 
+//go:embed refund.lua
+var refundScript string
+
+var refund = redis.NewScript(refundScript)
+
 // A Redis limiter keeps the token buckets in Redis, so that every replica
 // pointed at the same Redis spends from the same bucket: N replicas enforce
 // one limit per caller, not N.
@@ -172,6 +177,29 @@ func (r *Redis) Allow(ctx context.Context, tool, caller string) (Decision, error
 		return Decision{Allowed: true, Limit: lim}, nil
 	}
 	return Decision{RetryAfter: time.Duration(res[1]) * time.Microsecond, Limit: lim}, nil
+}
+
+// Refund gives back the token a call of tool by caller spent, when the call
+// turned out to do nothing (a write refused as not found), in the bucket
+// every replica shares. Like Allow, it runs once, bounded by the timeout; a
+// Redis that does not answer leaves the token spent and returns a
+// *StoreError.
+func (r *Redis) Refund(ctx context.Context, tool, caller string) error {
+	lim, ok := r.limits[tool]
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	now := ""
+	if r.now != nil {
+		now = strconv.FormatInt(r.now().UnixMicro(), 10)
+	}
+	if err := refund.Run(ctx, r.client, []string{Key(tool, caller)}, lim.Period.Microseconds(), lim.Count, now).Err(); err != nil {
+		return r.failed(ctx, err)
+	}
+	r.recovered()
+	return nil
 }
 
 // Key is the Redis key of tool's bucket for caller. The caller is hashed:

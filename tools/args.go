@@ -154,7 +154,11 @@ func (f field) set(dst reflect.Value, v any) string {
 		}
 		dst.SetBool(b)
 	case kindStrings:
-		list, problem := toStrings(v, *f.max, *f.itemMax)
+		list, n, problem := toStrings(v, *f.max, *f.itemMax)
+		if n > *f.max {
+			// The limit in the caller's terms: "at most 10 roles".
+			return fmt.Sprintf("at most %d %s per call, got %d", *f.max, strings.ReplaceAll(f.name, "_", " "), n)
+		}
 		if problem != "" {
 			return "expected " + expected(f) + ", got " + problem
 		}
@@ -200,9 +204,9 @@ func toInt(v any) (int, bool) {
 // list. Numbers are accepted as items only when they are whole and within
 // 0..2^53-1 (ids sent as numbers). The list is bounded to maxItems before
 // anything else, de-duplication included, and each item to maxLen
-// characters. Empty and blank items are dropped. problem is "" or says what
-// came instead.
-func toStrings(v any, maxItems, maxLen int) (out []string, problem string) {
+// characters. Empty and blank items are dropped. n is how many items came;
+// problem is "" or says what came instead.
+func toStrings(v any, maxItems, maxLen int) (out []string, n int, problem string) {
 	var items []any
 	switch x := v.(type) {
 	case []any:
@@ -213,16 +217,16 @@ func toStrings(v any, maxItems, maxLen int) (out []string, problem string) {
 			dec := json.NewDecoder(strings.NewReader(t))
 			dec.UseNumber()
 			if err := dec.Decode(&items); err != nil {
-				return nil, "a string that is not a JSON list"
+				return nil, 0, "a string that is not a JSON list"
 			}
 		} else {
 			items = []any{x}
 		}
 	default:
-		return nil, describe(v)
+		return nil, 0, describe(v)
 	}
 	if len(items) > maxItems {
-		return nil, strconv.Itoa(len(items)) + " items"
+		return nil, len(items), strconv.Itoa(len(items)) + " items"
 	}
 	out = make([]string, 0, len(items))
 	for i, it := range items {
@@ -233,20 +237,20 @@ func toStrings(v any, maxItems, maxLen int) (out []string, problem string) {
 		case json.Number:
 			n, err := strconv.ParseInt(string(x), 10, 64)
 			if err != nil || n < 0 || n > maxExactInt {
-				return nil, fmt.Sprintf("item %d: the number %s, which is not a whole number from 0 to %d", i, Excerpt(string(x)), maxExactInt)
+				return nil, len(items), fmt.Sprintf("item %d: the number %s, which is not a whole number from 0 to %d", i, Excerpt(string(x)), maxExactInt)
 			}
 			s = strconv.FormatInt(n, 10)
 		default:
-			return nil, fmt.Sprintf("item %d: %s", i, describe(it))
+			return nil, len(items), fmt.Sprintf("item %d: %s", i, describe(it))
 		}
 		if n := utf8.RuneCountInString(s); n > maxLen {
-			return nil, fmt.Sprintf("item %d: %d characters", i, n)
+			return nil, len(items), fmt.Sprintf("item %d: %d characters", i, n)
 		}
 		if s != "" {
 			out = append(out, s)
 		}
 	}
-	return out, ""
+	return out, len(items), ""
 }
 
 // expected describes what a field accepts, in words a model can act on.

@@ -41,9 +41,9 @@ func TestEveryStringAndListIsBoundedBeforeTheToolRuns(t *testing.T) {
 	}{
 		{"a string without a max tag", fmt.Sprintf(`{"name":%q}`, mb), "name: expected a non-empty string of at most 1000 characters, got 1048576 characters"},
 		{"a list item without an itemmax tag", fmt.Sprintf(`{"name":"a","ids":[%q]}`, mb), "ids: expected a list of at most 200 strings of at most 100 characters each, got item 0: 1048576 characters"},
-		{"a list over its default length, duplicates counted", `{"name":"a","ids":[` + strings.Join(ids, ",") + `]}`, "got 201 items"},
+		{"a list over its default length, duplicates counted", `{"name":"a","ids":[` + strings.Join(ids, ",") + `]}`, "ids: at most 200 ids per call, got 201"},
 		{"a list item over its itemmax", `{"name":"a","roles":["Head of Everything"]}`, "roles: expected a list of at most 3 strings of at most 10 characters each, got item 0: 18 characters"},
-		{"a list over its max", `{"name":"a","roles":["a","b","c","d"]}`, "got 4 items"},
+		{"a list over its max", `{"name":"a","roles":["a","b","c","d"]}`, "roles: at most 3 roles per call, got 4"},
 		{"an id as a fraction", `{"name":"a","ids":[12.5]}`, "item 0: the number 12.5, which is not a whole number"},
 		{"an id beyond 2^53", `{"name":"a","ids":[12345678901234567890]}`, "the number 12345678901234567890, which is not a whole number from 0 to 9007199254740991"},
 		{"a negative id", `{"name":"a","ids":[-4]}`, "the number -4"},

@@ -34,8 +34,15 @@ const (
 // the limit no limit. Wait retry_after_s; tools without a limit still work.
 const LimitStoreUnavailable Class = "limit_store_unavailable"
 
-// MutationsDisabledMessage is the refusal of every write tool when writes are off.
-const MutationsDisabledMessage = "mutations are disabled; start the server with --allow-mutations to enable write operations"
+// MutationsDisabledMessage is the refusal of a write tool when writes are
+// off. It is a setting of the server that only whoever runs it can change,
+// so the message says how and tells the model to hand it to the user rather
+// than retry.
+func MutationsDisabledMessage(tool string) string {
+	return "writes are disabled on this server, a setting only whoever runs it can change: " +
+		"restart it with --allow-mutations (env ALLOW_MUTATIONS=true), or --allow-mutations=" + tool + " for this tool alone. " +
+		"Tell the user; retrying will not help"
+}
 
 // Error is a failed call as its caller sees it. Tools return it (or any error,
 // which Classify turns into one); the pipeline renders it as an isError result.
@@ -103,6 +110,16 @@ func Invalid(field, problem string) *Error {
 		Message: "invalid arguments: " + field + ": " + problem,
 		Fields:  []FieldError{{Field: field, Problem: problem}},
 	}
+}
+
+// CollectionNextStep is the way on from a collection the backend did not
+// find, for the tools that take a collection_id: ids come from
+// list_collections, and another user's collection is not found too.
+func CollectionNextStep(e *Error) string {
+	if e.Class != NotFound {
+		return ""
+	}
+	return "list_collections lists your collections and their ids (another user's collections are not visible)"
 }
 
 // NotFoundf reports that what was asked for does not exist.

@@ -29,6 +29,14 @@ type Limiter interface {
 	Allow(ctx context.Context, tool, caller string) (ratelimit.Decision, error)
 }
 
+// Refunder is a Limiter that can give a spent token back. A write the
+// backend refused as not found did nothing, so it should cost nothing: a
+// model that mistyped an id must not find its budget gone when it retries
+// with the right one. Both limiters implement it.
+type Refunder interface {
+	Refund(ctx context.Context, tool, caller string) error
+}
+
 // Runtime is what the pipeline needs from the running server.
 type Runtime struct {
 	// Logger receives one audit record per call. Required.
@@ -96,6 +104,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 			return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, AuthMethod: caller.AuthMethod}.Classify(err))
 		}
 	}
+	spent := false
 	if t.dryRun != nil && t.dryRun(d.in) {
 		ctx = withBudget(ctx, rt.budget(ctx, t.def.Name, caller.ID))
 	} else if rt.Limiter != nil {
@@ -111,19 +120,42 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 				RetryAfter: dec.RetryAfter,
 			})
 		}
+		spent = !dec.Limit.Unlimited()
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out, err := safeRun(ctx, t, d)
+	out, err := safeRun(runCtx, t, d)
 	if err != nil {
 		hint := ""
 		if rt.UnauthorizedHint != nil {
 			hint = rt.UnauthorizedHint()
 		}
-		return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, Hint: hint, AuthMethod: caller.AuthMethod}.Classify(err))
+		e := Classifier{Classes: rt.ErrorClasses, Hint: hint, AuthMethod: caller.AuthMethod}.Classify(err)
+		if t.next != nil && e.Backend != nil {
+			if next := t.next(e); next != "" {
+				e.Message += "; " + next
+			}
+		}
+		if spent && e.Class == NotFound && t.writes() {
+			rt.refund(ctx, t.def.Name, caller.ID)
+		}
+		return rt.fail(t, rec, e)
 	}
 	return rt.succeed(rec, out)
+}
+
+// refund gives back the token a call spent. A refund that fails leaves the
+// caller one call short until the bucket refills, which is logged, not
+// reported: the call's own answer is what the caller needs.
+func (rt *Runtime) refund(ctx context.Context, tool, callerID string) {
+	r, ok := rt.Limiter.(Refunder)
+	if !ok {
+		return
+	}
+	if err := r.Refund(ctx, tool, callerID); err != nil {
+		rt.Logger.WarnContext(ctx, "rate-limit refund failed", "tool", tool, "error", err.Error())
+	}
 }
 
 // limitStoreError refuses a limited call whose limit could not be checked.

@@ -86,7 +86,7 @@ func TestEveryBadFieldIsNamedAtOnce(t *testing.T) {
 		"echo failed [invalid_arguments]",
 		"query: required: a non-empty string of at most 50 characters",
 		"limit: expected an integer from 1 to 10, got 11",
-		"ids: expected a list of",
+		"ids: at most 3 ids per call, got 4",
 		"exact: expected true or false, got the number 3",
 		"colour: unknown argument; valid arguments are context, exact, ids, limit, query",
 	} {
@@ -232,4 +232,64 @@ func TestBudgetSentence(t *testing.T) {
 	assert.Equal(t, "This tool has no rate limit here.", tools.Budget{}.String())
 	assert.Contains(t, tools.Budget{Limited: true, Remaining: -1}.String(), "does not report what is left")
 	assert.Contains(t, tools.Budget{Limited: true, Remaining: 2, Limit: ratelimit.Limit{Count: 5, Period: time.Minute}}.String(), "2 of 5 per minute per caller left")
+}
+
+// writeTool is a write whose backend answers with err, or succeeds.
+func writeTool(err *error) tools.Tool {
+	return tools.New(tools.Spec[echoIn, echoOut]{Name: "echo", Description: "writes", Hints: tools.Hints{OpenWorld: true},
+		NextStep: func(e *tools.Error) string {
+			if e.Class == tools.NotFound {
+				return "look the id up first"
+			}
+			return ""
+		},
+		Run: func(_ context.Context, in echoIn) (echoOut, error) {
+			if *err != nil {
+				return echoOut{}, *err
+			}
+			return echoOut(in), nil
+		}})
+}
+
+func backendRefusal(errorType, message string) error {
+	return &graphql.Error{Operation: "Echo", Kind: graphql.KindGraphQL, StatusCode: 200,
+		Errors: []graphql.GraphQLError{{ErrorType: errorType, Message: message}}}
+}
+
+// A write the backend refused as not found did nothing, so its token comes
+// back: with one call an hour, the corrected call still goes through. Other
+// failures, and reads, keep the token spent.
+func TestAWriteRefusedAsNotFoundGivesItsTokenBack(t *testing.T) {
+	now := time.Unix(1000, 0)
+	newRuntime := func() *tools.Runtime {
+		lim := ratelimit.New(map[string]ratelimit.Limit{"echo": {Count: 1, Period: time.Hour}},
+			ratelimit.WithClock(func() time.Time { return now }))
+		return &tools.Runtime{Logger: slog.New(slog.DiscardHandler), Limiter: lim}
+	}
+
+	var err error
+	rt := newRuntime()
+	err = backendRefusal("NotFoundException", `company "cmp_x" not found`)
+	res := tooltest.CallWith(t, rt, writeTool(&err), `{"query":"a"}`)
+	require.Equal(t, "not_found", tooltest.ErrorCode(t, res))
+	text := tooltest.Text(t, res)
+	assert.Contains(t, text, `company "cmp_x" not found`, "the backend's words")
+	assert.Contains(t, text, "; look the id up first", "the tool's next step")
+	err = nil
+	require.False(t, tooltest.CallWith(t, rt, writeTool(&err), `{"query":"a"}`).IsError, "the token came back")
+	require.Equal(t, "rate_limited", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, writeTool(&err), `{"query":"a"}`)), "and only that token")
+
+	rt = newRuntime()
+	err = backendRefusal("ValidationException", "name too long")
+	require.Equal(t, "invalid_arguments", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, writeTool(&err), `{"query":"a"}`)))
+	assert.NotContains(t, tooltest.Text(t, tooltest.CallWith(t, newRuntime(), writeTool(&err), `{"query":"a"}`)), "look the id up", "a next step for its class only")
+	err = nil
+	require.Equal(t, "rate_limited", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, writeTool(&err), `{"query":"a"}`)), "another refusal keeps the token spent")
+
+	rt = newRuntime()
+	read := echoTool(func(context.Context, echoIn) (echoOut, error) {
+		return echoOut{}, backendRefusal("NotFoundException", "no such thing")
+	})
+	require.Equal(t, "not_found", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, read, `{"query":"a"}`)))
+	require.Equal(t, "rate_limited", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, read, `{"query":"a"}`)), "a read keeps its token")
 }

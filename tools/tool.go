@@ -35,6 +35,12 @@ type Spec[In, Out any] struct {
 	// such a call passes the gate but spends no rate-limit token, and Run
 	// finds the remaining budget with BudgetFrom.
 	DryRun func(in In) bool
+	// NextStep, when set, adds what to do next to a failure the backend
+	// reported, in this tool's terms ("list_collections lists your
+	// collections"): the classifier knows the class, the tool knows the way
+	// on. It returns "" when it has nothing to add. The tool's own refusals
+	// say their next step themselves.
+	NextStep func(e *Error) string
 }
 
 // Tool is a tool ready to be served: its MCP definition and a type-erased
@@ -46,6 +52,7 @@ type Tool struct {
 	gate   func(context.Context) error
 	run    func(ctx context.Context, in reflect.Value) (any, error)
 	dryRun func(in reflect.Value) bool
+	next   func(e *Error) string
 }
 
 // New builds a Tool from its Spec. A malformed input description is a
@@ -79,6 +86,7 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 		dryRun = func(in reflect.Value) bool { return s.DryRun(in.Interface().(In)) }
 	}
 	return Tool{
+		next:   s.NextStep,
 		dryRun: dryRun,
 		def:    def,
 		inType: inType,
@@ -87,6 +95,13 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 			return run(ctx, in.Interface().(In))
 		},
 	}
+}
+
+// writes reports whether the tool may change something (it is not marked
+// read-only): a write the backend refused as not found gets its rate-limit
+// token back.
+func (t Tool) writes() bool {
+	return t.def.Annotations.ReadOnlyHint == nil || !*t.def.Annotations.ReadOnlyHint
 }
 
 // Name returns the tool's public name.

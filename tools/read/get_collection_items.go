@@ -48,6 +48,7 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 		Title:       "Get a collection's companies",
 		Description: "List the companies in one of the user's collections, in the order they were added.",
 		Hints:       readHints,
+		NextStep:    tools.CollectionNextStep,
 		Run: func(ctx context.Context, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 			return getCollectionItems(ctx, r, in)
 		},

@@ -56,7 +56,8 @@ func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 		Description: "Find companies by keywords, filters or both. " +
 			"All query words must match (no OR): name, description, categories, city. " +
 			"Full profile: get_company; plain English: ai_search.",
-		Hints: readHints,
+		Hints:    readHints,
+		NextStep: filtersNextStep,
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
 			return searchCompanies(ctx, r, v, in)
 		},

@@ -131,6 +131,19 @@ func emptyNote(voc *query.Vocabulary, c *country.Country, categories []string) s
 	return "Companies in the data: " + strings.Join(parts, ", ") + "; none match all the arguments together. Drop a filter, widen a bound or shorten the query."
 }
 
+// filtersNextStep points a filter value the backend refused at the values it
+// accepts. Other refusals (a cursor, a bound) have their own words.
+func filtersNextStep(e *tools.Error) string {
+	if e.Class != tools.InvalidArguments {
+		return ""
+	}
+	words := strings.ToLower(e.Message)
+	if strings.Contains(words, "filter") || strings.Contains(words, "countr") || strings.Contains(words, "categor") {
+		return FiltersURI + " lists the countries and categories the data has, with close names to choose from"
+	}
+	return ""
+}
+
 func quoteList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {

@@ -20,7 +20,9 @@ type fixedVocabulary struct {
 	err error
 }
 
-func (f fixedVocabulary) FilterVocabulary(context.Context) (*query.Vocabulary, error) { return f.v, f.err }
+func (f fixedVocabulary) FilterVocabulary(context.Context) (*query.Vocabulary, error) {
+	return f.v, f.err
+}
 
 func testVocabulary() fixedVocabulary {
 	v := &query.Vocabulary{

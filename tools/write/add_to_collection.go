@@ -56,6 +56,7 @@ func NewAddToCollection(d Deps) tools.Tool {
 		Description: "Add up to 50 companies to one of the user's collections. Safe to repeat: reports ids added, already present or not found.",
 		Hints:       tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
 		DryRun:      func(in addToCollectionInput) bool { return in.DryRun },
+		NextStep:    tools.CollectionNextStep,
 		Run: func(ctx context.Context, in addToCollectionInput) (addToCollectionOutput, error) {
 			return addToCollection(ctx, d, in)
 		},

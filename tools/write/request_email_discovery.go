@@ -52,6 +52,12 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 			"A second job for the same role may add another person; both stay. Don't repeat while one is pending.",
 		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
 		DryRun: func(in requestEmailDiscoveryInput) bool { return in.DryRun },
+		NextStep: func(e *tools.Error) string {
+			if e.Class == tools.NotFound {
+				return "nothing was started; find company ids with search_companies"
+			}
+			return ""
+		},
 		Run: func(ctx context.Context, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
 			return requestEmailDiscovery(ctx, d, in)
 		},

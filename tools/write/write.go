@@ -55,7 +55,7 @@ func guarded[In, Out any](d Deps, s tools.Spec[In, Out]) tools.Tool {
 	allowed := d.Allowed != nil && d.Allowed(s.Name)
 	gate := func(ctx context.Context) error {
 		if !allowed {
-			return &tools.Error{Class: tools.MutationsDisabled, Message: tools.MutationsDisabledMessage}
+			return &tools.Error{Class: tools.MutationsDisabled, Message: tools.MutationsDisabledMessage(s.Name)}
 		}
 		if c, _ := tools.CallerFrom(ctx); c.Scoped && (d.Scope == "" || !c.HasScope(d.Scope)) {
 			return &tools.Error{Class: tools.Forbidden, Message: fmt.Sprintf(

@@ -1,0 +1,114 @@
+package app
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// refusal calls a tool that must fail with class, and returns the text the
+// model reads and the details a program reads.
+func (s *session) refusal(tool, args, class string) (string, map[string]any) {
+	s.t.Helper()
+	res := s.rpc("tools/call", fmt.Sprintf(`{"name":%q,"arguments":%s}`, tool, args))
+	require.Equal(s.t, true, res["isError"], "%s %s succeeded: %v", tool, args, res["structuredContent"])
+	text := obj(list(res["content"])[0])["text"].(string)
+	e := errorMeta(res)
+	require.Equal(s.t, class, e["code"], text)
+	require.True(s.t, strings.HasPrefix(text, tool+" failed ["+class+"]: "), text)
+	for _, goSpeak := range []string{"struct", "*tools.", "graphql.Error", "map[", "goroutine", "nil pointer"} {
+		assert.NotContains(s.t, text, goSpeak, "no Go in what the model reads")
+	}
+	return text, e
+}
+
+// limitedSession is a session as alice with every write on and
+// request_email_discovery limited to one call an hour.
+func limitedSession(t *testing.T, writes string) *session {
+	client := instantRetries(graphql.NewClient(backend(t).URL(),
+		&http.Client{Transport: headers{map[string]string{"x-test-user": "nextstep-" + t.Name()}, http.DefaultTransport}}, 0))
+	muts, err := ParseMutations(writes)
+	require.NoError(t, err)
+	srv, _ := NewMCPServer(Parts{
+		Reader: query.NewReader(client), Writer: mutation.NewWriter(client), Mutations: muts,
+		Limiter: ratelimit.New(map[string]ratelimit.Limit{"request_email_discovery": {Count: 1, Period: time.Hour}}),
+		Runtime: tools.Runtime{Logger: slog.New(slog.DiscardHandler)}, Version: "test", ValidateOutput: true,
+	})
+	return &session{t: t, s: srv, caller: tools.Caller{ID: "nextstep-" + t.Name(), AuthMethod: "oidc"}}
+}
+
+// Every tool's failures, met over real HTTP against the embedded backend,
+// name the tool and the class, keep the backend's words, and say what to
+// do next.
+func TestEveryToolsErrorsSayTheNextStep(t *testing.T) {
+	s := limitedSession(t, "true")
+	eleven := `["a","b","c","d","e","f","g","h","i","j","k"]`
+	ids := make([]string, 51)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%q", fmt.Sprintf("cmp_%06d", i+1))
+	}
+	tests := []struct {
+		tool, args, class string
+		want              []string
+	}{
+		{"search_companies", `{"categories":["AI"]}`, "invalid_arguments", []string{`unknown category "AI"`, `did you mean "AI & Machine Learning"`, "companies://filters"}},
+		{"search_companies", `{"country":"Atlantis"}`, "invalid_arguments", []string{`unknown country "Atlantis"`, "companies://filters"}},
+		{"search_companies", `{"query":"x","limit":500}`, "invalid_arguments", []string{"limit: expected an integer from 1 to 100, got 500"}},
+		{"search_companies", `{"query":"x","categories":` + eleven + `}`, "invalid_arguments", []string{"at most 10 categories per call, got 11"}},
+		{"search_companies", `{"min_employees":500,"max_employees":50}`, "invalid_arguments", []string{"give a min no larger than the max"}},
+		{"get_company", `{"id":"cmp_999999"}`, "not_found", []string{`"cmp_999999"`, "find ids with search_companies or ai_search"}},
+		{"get_companies_batch", `{"ids":[` + strings.Join(ids, ",") + `]}`, "invalid_arguments", []string{"at most 50 distinct ids per call, got 51", "split them"}},
+		{"ai_search", `{"query":"` + strings.Repeat("x", 501) + `"}`, "invalid_arguments", []string{"at most 500 characters"}},
+		{"list_collections", `{"limit":0}`, "invalid_arguments", []string{"from 1 to 100"}},
+		{"get_collection_items", `{"collection_id":"col_nope"}`, "not_found", []string{`collection "col_nope" not found`, "list_collections lists your collections"}},
+		{"create_collection", `{"name":""}`, "invalid_arguments", []string{"name: expected a non-empty string of at most 100 characters"}},
+		{"add_to_collection", `{"collection_id":"col_nope","company_ids":["cmp_000001"]}`, "not_found", []string{`collection "col_nope" not found`, "list_collections lists your collections"}},
+		{"add_to_collection", `{"collection_id":"col_nope","company_ids":["cmp_000001"],"dry_run":true}`, "not_found", []string{`collection "col_nope" not found`, "list_collections"}},
+		{"request_email_discovery", `{"company_id":"cmp_000001","roles":` + eleven + `}`, "invalid_arguments", []string{"at most 10 roles per call, got 11"}},
+		{"request_email_discovery", `{"company_id":"cmp_999999"}`, "not_found", []string{`company "cmp_999999" not found`, "find company ids with search_companies"}},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		text, e := s.refusal(tt.tool, tt.args, tt.class)
+		for _, w := range tt.want {
+			assert.Contains(t, text, w, "%s %s", tt.tool, tt.args)
+		}
+		assert.Equal(t, tt.tool, e["tool"])
+		covered[tt.tool] = true
+	}
+	assert.Len(t, covered, 9, "every tool")
+
+	// The unknown company spent no token: with one call an hour, the call
+	// with the right id still goes through.
+	job := s.ok("request_email_discovery", `{"company_id":"cmp_000001","roles":["CEO"]}`)
+	assert.NotEmpty(t, obj(job["job"])["id"])
+	s.refusal("request_email_discovery", `{"company_id":"cmp_000002"}`, "rate_limited")
+}
+
+// With writes off, each write tool says it is the server's setting, how the
+// user changes it, and not to retry.
+func TestDisabledWritesTellTheUserHowToEnableThem(t *testing.T) {
+	s := limitedSession(t, "create_collection")
+	for tool, args := range map[string]string{
+		"add_to_collection":       `{"collection_id":"col_1","company_ids":["cmp_000001"]}`,
+		"request_email_discovery": `{"company_id":"cmp_000001"}`,
+	} {
+		text, e := s.refusal(tool, args, "mutations_disabled")
+		assert.Equal(t, false, e["retryable"])
+		assert.Contains(t, text, "--allow-mutations="+tool)
+		assert.Contains(t, text, "ALLOW_MUTATIONS")
+		assert.Contains(t, text, "Tell the user; retrying will not help")
+	}
+}
