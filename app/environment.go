@@ -48,6 +48,16 @@ var Environment = []EnvVar{
 	{"AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN", "AWS credentials for SigV4"},
 	{"AWS_PROFILE, AWS_REGION, AWS_DEFAULT_REGION, AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE", "AWS profile and region (read by the AWS SDK)"},
 	{"AWS_ROLE_ARN, AWS_WEB_IDENTITY_TOKEN_FILE, AWS_CONTAINER_CREDENTIALS_*", "web identity and container roles (read by the AWS SDK)"},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTLP/HTTP collector base URL (/v1/traces is appended); tracing is off unless it or the next is set"},
+	{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTLP/HTTP URL for traces, used as given (wins over the above)"},
+	{"OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS", "headers for the collector, key=value,… (then the endpoint must be https, or http on loopback)"},
+	{"OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf (default) or http/json; grpc is refused"},
+	{"OTEL_EXPORTER_OTLP_TIMEOUT, OTEL_EXPORTER_OTLP_COMPRESSION, OTEL_EXPORTER_OTLP_CERTIFICATE, OTEL_EXPORTER_OTLP_CLIENT_*", "the exporter's timeout, gzip and TLS files (read by the OpenTelemetry SDK)"},
+	{"OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES", "service.name (default mcp-server) and other resource attributes of the spans"},
+	{"OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG", "sampler (default parentbased_always_on: a client's sampled flag is kept) and its ratio"},
+	{"OTEL_TRACES_EXPORTER", "otlp (default) or none to turn tracing off"},
+	{"OTEL_SDK_DISABLED", "true turns tracing off"},
+	{"OTEL_BSP_*", "batch span processor bounds: delay, queue and batch sizes (read by the OpenTelemetry SDK)"},
 }
 
 // usageWithEnvironment prints the flags, then the environment.

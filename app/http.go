@@ -67,7 +67,7 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	// would share one stream (mcp-go's stateless id is ""); 405 is the
 	// answer the transport allows. Host checks are ours (Guard), which
 	// also cover non-loopback deployments.
-	mcpHandler := httpEdge(s, server.NewStreamableHTTPServer(s,
+	mcpHandler := httpEdge(s, b.tracing, server.NewStreamableHTTPServer(s,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),
 		server.WithDisableLocalhostProtection(true),
@@ -123,6 +123,7 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	if users != nil {
 		extra = append(extra, "upstream", h.Upstream)
 	}
+	extra = append(extra, tracingFields(b.tracing)...)
 	logStart(logger, cfg, "http", b.src.Method, counts, extra...)
 	err = mcphttp.Serve(ctx, ln, mux, mcphttp.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})
 	if errors.Is(err, mcphttp.ErrDrainCut) {

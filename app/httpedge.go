@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/telemetry"
 )
 
 // edgeID is the id mcp-go sees in place of the client's: small, so its
@@ -32,7 +33,11 @@ var edgeID = json.RawMessage("1")
 // (-32602, where mcp-go says -32603). It must run after
 // mcphttp.ReadMessage, which has refused the frames jsonrpc.Parse refuses
 // and left the body in memory.
-func httpEdge(s *server.MCPServer, next http.Handler) http.Handler {
+//
+// With tracing on (tr not nil), this is also where each request's server
+// span starts and ends: the one place on HTTP where its method, id and
+// _meta are known.
+func httpEdge(s *server.MCPServer, tr *telemetry.Tracing, next http.Handler) http.Handler {
 	prompts := s.ListPrompts()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -57,6 +62,14 @@ func httpEdge(s *server.MCPServer, next http.Handler) http.Handler {
 			aw.refused = checkPromptArguments(prompts, body)
 		}
 		inner := f.WithID(edgeID)
+		if tr != nil {
+			ctx, span := tr.StartServer(r.Context(), telemetry.Request{
+				Method: f.Method, ID: f.ID.Text(), Params: f.Params, Transport: telemetry.TCP,
+				ProtocolVersion: r.Header.Get(mcp.HeaderProtocolVersion), Header: r.Header,
+			})
+			r = r.WithContext(ctx)
+			defer func() { telemetry.Finish(span, aw.outcome()) }()
+		}
 		r.Body = io.NopCloser(bytes.NewReader(inner))
 		r.ContentLength = int64(len(inner))
 		next.ServeHTTP(aw, r)
@@ -93,6 +106,21 @@ type answerWriter struct {
 	mode    int // one of the modes below, set at the first write
 	status  int
 	pending []byte // the held body, or a stream's unfinished event
+	// answered is the answer's JSON-RPC error, once the answer is seen;
+	// zero for a result.
+	answered *jsonrpc.Error
+	seen     bool
+}
+
+// outcome is how the request ended, for its span.
+func (a *answerWriter) outcome() telemetry.Outcome {
+	switch {
+	case a.answered != nil:
+		return telemetry.Outcome{Code: a.answered.Code, Message: a.answered.Message}
+	case !a.seen:
+		return telemetry.Outcome{HTTPStatus: a.status}
+	}
+	return telemetry.Outcome{}
 }
 
 const (
@@ -214,14 +242,17 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	if id := string(bytes.TrimSpace(m.ID)); id != string(edgeID) && id != "null" && id != "" {
 		return msg, 0, false
 	}
+	a.seen = true
 	switch {
 	// The check's answer replaces the handler's (a result, or -32603 for
 	// a missing argument) and mcp-go's decode error, never a refusal of
 	// the transport's.
 	case a.refused != nil && (m.Error == nil || m.Error.Code == jsonrpc.CodeInternalError || goism.MatchString(m.Error.Message)):
+		a.answered = a.refused
 		return jsonrpc.ErrorReply(a.id, a.refused), a.refused.Code, true
 	case m.Error != nil:
 		e := plainError(a.method, *m.Error)
+		a.answered = e
 		return jsonrpc.ErrorReply(a.id, e), e.Code, true
 	}
 	return jsonrpc.ResultReply(a.id, m.Result), 0, true

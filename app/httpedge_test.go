@@ -91,7 +91,7 @@ func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
 		}
 		return mcp.NewToolResultText("done"), nil
 	})
-	h := httptest.NewServer(mcphttp.ReadMessage(0, httpEdge(s, server.NewStreamableHTTPServer(s, server.WithStateLess(true)))))
+	h := httptest.NewServer(mcphttp.ReadMessage(0, httpEdge(s, nil, server.NewStreamableHTTPServer(s, server.WithStateLess(true)))))
 	defer h.Close()
 
 	resp := post(t, h.URL, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"name":"talk"}}`,

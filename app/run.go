@@ -17,6 +17,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
+	"github.com/companyintel/mcp-server/telemetry"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -39,11 +40,17 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	tr, logger, err := startTracing(ctx, getenv, logger)
+	if err != nil {
+		return err
+	}
+	defer stopTracing(tr, logger)
 	b, err := connect(ctx, cfg, logger, getenv)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
+	b.tracing = tr
 	if cfg.HTTP.Addr != "" {
 		return runHTTP(ctx, cfg, logger, b)
 	}
@@ -60,6 +67,9 @@ type backendConn struct {
 	// limiter holds the rate limits, shared by every request and user.
 	limiter      Limiter
 	closeLimiter func()
+	// tracing is nil when tracing is off; the GraphQL client and both
+	// transports' edges check it once per request.
+	tracing *telemetry.Tracing
 }
 
 // connect starts the embedded backend if asked, resolves the server's own
@@ -124,6 +134,9 @@ type assembly struct {
 // gate, validation, rate limits and audit record.
 func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*server.MCPServer, Counts) {
 	client := graphql.NewClient(b.endpoint, &http.Client{Transport: a.upstream}, cfg.Timeout)
+	if b.tracing != nil {
+		client.SetTracer(b.tracing.Tracer())
+	}
 	s, counts := NewMCPServer(Parts{
 		Reader:       query.NewReader(client),
 		Writer:       mutation.NewWriter(client),
@@ -138,13 +151,14 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 			UnauthorizedHint: b.src.UnauthorizedHint,
 			ErrorClasses:     cfg.ErrorClasses,
 			CallTimeout:      cfg.Timeout + 5*time.Second,
-			Observe:          a.observe,
+			Observe:          observeCalls(a.observe, b.tracing),
 		},
 		Transport:      a.transport,
 		Auth:           b.src.Status,
 		Version:        Version(),
 		ValidateOutput: cfg.ValidateOutput,
 	})
+	traceTargets(b.tracing, s)
 	return s, counts
 }
 
@@ -169,10 +183,10 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 // server's own identity.
 func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio) error {
 	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
-	logStart(logger, cfg, "stdio", b.src.Method, counts)
+	logStart(logger, cfg, "stdio", b.src.Method, counts, tracingFields(b.tracing)...)
 
 	caller := tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}
-	err := serveStdio(ctx, s, caller, logger, stdio)
+	err := serveStdio(ctx, s, caller, logger, stdio, b.tracing)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("stdio: %w", err)
 	}

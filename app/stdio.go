@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/telemetry"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -25,7 +26,7 @@ const maxConcurrentCalls = 32
 // mcp-go sees it; mcp-go's own StdioServer is not used, because it answers
 // cancelled requests, loses large ids and cancels work in flight at end of
 // input (see the jsonrpc package doc).
-func serveStdio(ctx context.Context, s *server.MCPServer, caller tools.Caller, logger *slog.Logger, stdio Stdio) error {
+func serveStdio(ctx context.Context, s *server.MCPServer, caller tools.Caller, logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing) error {
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 100)}
 	if err := s.RegisterSession(ctx, sess); err != nil {
 		return err
@@ -39,6 +40,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, caller tools.Caller, l
 		Limit:        maxConcurrentCalls,
 		Bounded:      []string{string(mcp.MethodToolsCall), string(mcp.MethodResourcesRead)},
 		EndWithInput: []string{string(mcp.MethodSubscriptionsListen)},
+		Observe:      traceStdio(tr, sess),
 	}
 	pumpCtx, stopPump := context.WithCancel(ctx)
 	var pumped sync.WaitGroup

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -65,8 +66,20 @@ func (b *Backend) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		out = out[:len(out)/2] // as if the connection were cut mid-answer
 	}
 	writeBody(w, status, out)
-	b.log.Debug("request", "operation", op, "method", id.Method, "status", status, "duration", time.Since(start).String())
+	if b.log.Enabled(r.Context(), slog.LevelDebug) {
+		attrs := []any{"operation", op, "method", id.Method, "status", status, "duration", time.Since(start).String()}
+		// The trace the caller asked to continue, as AppSync logs the
+		// trace id of each request: it shows a trace reached the backend.
+		if tp := r.Header.Get("traceparent"); tp != "" && len(tp) <= maxTraceparent {
+			attrs = append(attrs, "traceparent", tp)
+		}
+		b.log.Debug("request", attrs...)
+	}
 }
+
+// maxTraceparent bounds the traceparent header the log repeats (a valid
+// one is 55 characters).
+const maxTraceparent = 128
 
 // readRequest reads a GraphQL request, or answers the error and reports
 // false. The messages for empty and unparseable bodies are AppSync's, as its

@@ -32,9 +32,16 @@ type rawServer struct {
 // the test ends if it is still running.
 func startRaw(t *testing.T, ctx context.Context) *rawServer {
 	t.Helper()
+	return startRawWith(t, ctx, nil)
+}
+
+// startRawWith starts the server with the embedded backend, env added to
+// the child's environment and flags to its arguments.
+func startRawWith(t *testing.T, ctx context.Context, env []string, flags ...string) *rawServer {
+	t.Helper()
 	r := &rawServer{stdout: &logBuffer{}, stderr: &logBuffer{}, exited: make(chan error, 1)}
-	r.cmd = exec.CommandContext(ctx, serverBin, embeddedArgs()...)
-	r.cmd.Env = childEnv()
+	r.cmd = exec.CommandContext(ctx, serverBin, append(embeddedArgs(), flags...)...)
+	r.cmd.Env = append(childEnv(), env...)
 	// Writers, not pipes: Wait then returns only after all output is copied,
 	// so nothing written just before exit is lost.
 	r.cmd.Stdout = r.stdout

@@ -55,14 +55,23 @@ func startReplica(t *testing.T, ctx context.Context, flags ...string) *replica {
 // the test ends.
 func startHTTPProcess(t *testing.T, flags ...string) (string, *logBuffer) {
 	t.Helper()
+	base, stderr, _ := startHTTPProcessWith(t, nil, flags...)
+	return base, stderr
+}
+
+// startHTTPProcessWith is startHTTPProcess with env added to the child's
+// environment. It also returns a func that stops the process with SIGTERM
+// and waits for it to exit (the cleanup then has nothing left to do).
+func startHTTPProcessWith(t *testing.T, env []string, flags ...string) (string, *logBuffer, func()) {
+	t.Helper()
 	stderr := &logBuffer{}
 	cmd := exec.Command(serverBin, append(append(embeddedArgs(), "--http", "127.0.0.1:0"), flags...)...)
-	cmd.Env = childEnv()
+	cmd.Env = append(childEnv(), env...)
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
+	stop := func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-exited:
@@ -71,6 +80,9 @@ func startHTTPProcess(t *testing.T, flags ...string) (string, *logBuffer) {
 			<-exited
 			t.Errorf("the server did not stop within %s of SIGTERM", waitTimeout)
 		}
+	}
+	t.Cleanup(func() {
+		stop()
 		if t.Failed() {
 			t.Logf("server stderr (%s):\n%s", strings.Join(flags, " "), stderr)
 		}
@@ -80,7 +92,7 @@ func startHTTPProcess(t *testing.T, flags ...string) (string, *logBuffer) {
 	deadline := time.After(waitTimeout)
 	for {
 		if m := listenAddr.FindStringSubmatch(stderr.String()); m != nil {
-			return "http://" + m[1], stderr
+			return "http://" + m[1], stderr, stop
 		}
 		select {
 		case <-exited:

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/Khan/genqlient/graphql"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // DefaultTimeout bounds every call when the Client is given no timeout.
@@ -39,6 +40,8 @@ type Client struct {
 	http     *http.Client
 	timeout  time.Duration
 	retry    Retry
+	// tracer, when set, makes each request a client span (trace.go).
+	tracer trace.Tracer
 }
 
 // NewClient returns a Client for endpoint. A nil httpClient means
@@ -82,8 +85,12 @@ func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *gr
 	if retries(req) {
 		attempts = max(c.retry.Attempts, 1)
 	}
+	var kind string
+	if c.tracer != nil {
+		kind = operationType(req)
+	}
 	for n := 1; ; n++ {
-		err := c.attempt(ctx, op, body, resp)
+		err := c.attempt(ctx, op, kind, n, body, resp)
 		if err == nil || n >= attempts {
 			return withAttempts(err, n)
 		}
@@ -103,20 +110,38 @@ func withAttempts(err error, n int) error {
 	return err
 }
 
-// attempt sends the request once.
-func (c *Client) attempt(ctx context.Context, op string, body []byte, resp *graphql.Response) error {
+// attempt sends the request once: the n-th time, an operation of the given
+// kind (query or mutation; known only when tracing).
+func (c *Client) attempt(ctx context.Context, op, kind string, n int, body []byte, resp *graphql.Response) error {
 	hreq, err := http.NewRequestWithContext(withOperation(ctx, op), http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("%s: building request: %w", op, err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
+	if c.tracer == nil {
+		_, err = c.exchange(ctx, hreq, op, resp)
+		return err
+	}
+	span := c.startSpan(hreq, op, kind, n)
+	status, err := c.exchange(ctx, hreq, op, resp)
+	endSpan(span, status, err)
+	return err
+}
 
+// exchange sends hreq and reads the answer into resp. It returns the HTTP
+// status (0 when none came) and the failure, an *Error.
+func (c *Client) exchange(ctx context.Context, hreq *http.Request, op string, resp *graphql.Response) (int, error) {
 	hresp, err := c.http.Do(hreq)
 	if err != nil {
-		return networkError(ctx, op, err)
+		return 0, networkError(ctx, op, err)
 	}
 	defer hresp.Body.Close()
+	return hresp.StatusCode, read(ctx, hresp, op, resp)
+}
+
+// read reads an answer into resp.
+func read(ctx context.Context, hresp *http.Response, op string, resp *graphql.Response) error {
 	raw, err := io.ReadAll(io.LimitReader(hresp.Body, maxBody))
 	if err != nil {
 		return networkError(ctx, op, err)

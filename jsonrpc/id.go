@@ -57,5 +57,14 @@ func (id ID) Raw() json.RawMessage {
 // "1" are the same string.
 func (id ID) Key() string { return id.key }
 
+// Text returns the id as text: a string id's value, an integer id's
+// digits ("" for the zero ID). Tracing records it as jsonrpc.request.id.
+func (id ID) Text() string {
+	if id.key == "" {
+		return ""
+	}
+	return id.key[1:]
+}
+
 // String returns the id as sent, for logs.
 func (id ID) String() string { return string(id.Raw()) }

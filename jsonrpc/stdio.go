@@ -63,6 +63,12 @@ type Stdio struct {
 	// subscriptions/listen): at end of input they are cancelled at once,
 	// not waited for.
 	EndWithInput []string
+	// Observe, when set, is called as each request starts (before it waits
+	// for a slot), with the request as read. It returns the context to
+	// serve the request in and a func called with the answer's error (nil
+	// for a result). Tracing hangs here; when nil, a request costs nothing
+	// more than the check.
+	Observe func(ctx context.Context, f Frame) (context.Context, func(*Error))
 
 	mu   sync.Mutex // guards open and next
 	open map[string]*pending
@@ -198,23 +204,34 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 		defer s.wg.Done()
 		defer func() { <-room }()
 		defer cancel()
-		if !unbounded {
-			select {
-			case s.slots <- struct{}{}:
-				defer func() { <-s.slots }()
-			case <-rctx.Done():
-				s.finish(p, nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil})
-				return
-			}
+		ctx := rctx
+		var done func(*Error)
+		if s.Observe != nil {
+			ctx, done = s.Observe(rctx, f)
 		}
-		if rctx.Err() != nil { // cancelled while it waited: select may still pick the slot
-			s.finish(p, nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil})
-			return
+		res, err := s.serve(ctx, f, internal, unbounded)
+		if done != nil {
+			done(err)
 		}
-		res, err := call(rctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 		s.finish(p, res, err)
 	}()
 	return true
+}
+
+// serve waits for a slot (unless unbounded) and calls the handler.
+func (s *Stdio) serve(ctx context.Context, f Frame, internal json.RawMessage, unbounded bool) (json.RawMessage, *Error) {
+	if !unbounded {
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		case <-ctx.Done():
+			return nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil}
+		}
+	}
+	if ctx.Err() != nil { // cancelled while it waited: select may still pick the slot
+		return nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil}
+	}
+	return call(ctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 }
 
 // finish writes a request's answer unless the client cancelled it. A

@@ -1,0 +1,94 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/telemetry"
+)
+
+// startTracing sets tracing up from the OTEL_* environment and returns the
+// logger to use: with tracing on, its records inside a span carry the
+// span's trace_id and span_id. Off, it returns nil and logger unchanged.
+func startTracing(ctx context.Context, getenv func(string) string, logger *slog.Logger) (*telemetry.Tracing, *slog.Logger, error) {
+	tr, err := telemetry.New(ctx, telemetry.Settings{Getenv: getenv, ServiceVersion: Version(), Logger: logger})
+	if err != nil {
+		return nil, nil, misconfigured(err)
+	}
+	if tr == nil {
+		return nil, logger, nil
+	}
+	return tr, slog.New(telemetry.LogHandler(logger.Handler())), nil
+}
+
+// tracingFields are the start-up line's word on tracing: where spans go,
+// when it is on.
+func tracingFields(tr *telemetry.Tracing) []any {
+	if tr == nil {
+		return nil
+	}
+	return []any{"tracing", tr.Endpoint()}
+}
+
+// stopTracing flushes the spans still queued, bounded by
+// telemetry.ShutdownTimeout, whichever way the server stops.
+func stopTracing(tr *telemetry.Tracing, logger *slog.Logger) {
+	if err := tr.Shutdown(); err != nil {
+		logger.Warn("tracing: spans lost at shutdown", "err", err.Error())
+	}
+}
+
+// traceTargets tells tracing which tools and prompts s serves: the only
+// names its spans are named after.
+func traceTargets(tr *telemetry.Tracing, s *server.MCPServer) {
+	if tr == nil {
+		return
+	}
+	names := slices.Collect(maps.Keys(s.ListTools()))
+	for name := range s.ListPrompts() {
+		names = append(names, name)
+	}
+	tr.SetTargets(names...)
+}
+
+// traceStdio is the stdio edge's Observe hook: one server span per
+// request, nil when tracing is off.
+func traceStdio(tr *telemetry.Tracing, sess *stdioSession) func(context.Context, jsonrpc.Frame) (context.Context, func(*jsonrpc.Error)) {
+	if tr == nil {
+		return nil
+	}
+	return func(ctx context.Context, f jsonrpc.Frame) (context.Context, func(*jsonrpc.Error)) {
+		ctx, span := tr.StartServer(ctx, telemetry.Request{
+			Method: f.Method, ID: f.ID.Text(), Params: f.Params,
+			Transport: telemetry.Pipe, ProtocolVersion: sess.ProtocolVersion(),
+		})
+		return ctx, func(e *jsonrpc.Error) {
+			var o telemetry.Outcome
+			if e != nil {
+				o.Code, o.Message = e.Code, e.Message
+			}
+			telemetry.Finish(span, o)
+		}
+	}
+}
+
+// observeCalls is the tool pipeline's Observe hook: metrics (HTTP) and
+// the tool's outcome on its span (tracing), either or both or none.
+func observeCalls(metrics func(context.Context, string, string, time.Duration), tr *telemetry.Tracing) func(context.Context, string, string, time.Duration) {
+	switch {
+	case tr == nil:
+		return metrics
+	case metrics == nil:
+		return tr.ObserveCall
+	}
+	return func(ctx context.Context, tool, outcome string, d time.Duration) {
+		metrics(ctx, tool, outcome, d)
+		tr.ObserveCall(ctx, tool, outcome, d)
+	}
+}
