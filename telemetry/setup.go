@@ -13,7 +13,7 @@ import (
 	"github.com/go-logr/logr"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -52,22 +52,20 @@ type Tracing struct {
 	targets map[string]bool
 }
 
-// Variables are the OpenTelemetry environment variables the server reads
-// itself; the SDK reads the OTLP exporter's others (headers, timeout,
-// compression, certificates) and the resource's (OTEL_RESOURCE_ATTRIBUTES).
+// The OpenTelemetry environment variables the server reads, through
+// Settings.Getenv (the batch processor's OTEL_BSP_* are read by the SDK).
 const (
-	EnvDisabled        = "OTEL_SDK_DISABLED"
-	EnvExporter        = "OTEL_TRACES_EXPORTER"
-	EnvEndpoint        = "OTEL_EXPORTER_OTLP_ENDPOINT"
-	EnvTracesEndpoint  = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
-	EnvProtocol        = "OTEL_EXPORTER_OTLP_PROTOCOL"
-	EnvTracesProtocol  = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
-	EnvHeaders         = "OTEL_EXPORTER_OTLP_HEADERS"
-	EnvTracesHeaders   = "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
-	EnvServiceName     = "OTEL_SERVICE_NAME"
-	EnvSampler         = "OTEL_TRACES_SAMPLER"
-	EnvSamplerArg      = "OTEL_TRACES_SAMPLER_ARG"
-	defaultServiceName = "mcp-server"
+	EnvDisabled           = "OTEL_SDK_DISABLED"
+	EnvExporter           = "OTEL_TRACES_EXPORTER"
+	EnvEndpoint           = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	EnvTracesEndpoint     = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+	EnvProtocol           = "OTEL_EXPORTER_OTLP_PROTOCOL"
+	EnvHeaders            = "OTEL_EXPORTER_OTLP_HEADERS"
+	EnvServiceName        = "OTEL_SERVICE_NAME"
+	EnvResourceAttributes = "OTEL_RESOURCE_ATTRIBUTES"
+	EnvSampler            = "OTEL_TRACES_SAMPLER"
+	EnvSamplerArg         = "OTEL_TRACES_SAMPLER_ARG"
+	defaultServiceName    = "mcp-server"
 )
 
 // config is the tracing configuration read from the environment.
@@ -75,6 +73,7 @@ type config struct {
 	endpoint string // the full URL spans are posted to
 	sampler  sdktrace.Sampler
 	service  string
+	resource []attribute.KeyValue // OTEL_RESOURCE_ATTRIBUTES
 }
 
 // New sets tracing up from the environment. It returns nil, and starts
@@ -86,36 +85,39 @@ func New(ctx context.Context, s Settings) (*Tracing, error) {
 	if err != nil || !on {
 		return nil, err
 	}
+	client, err := newOTLPHTTP(cfg.endpoint, func(k string) string { return strings.TrimSpace(s.Getenv(k)) })
+	if err != nil {
+		return nil, err
+	}
 	routeErrors(s.Logger)
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(cfg.endpoint))
+	exp, err := otlptrace.New(ctx, client)
 	if err != nil {
 		return nil, fmt.Errorf("OTLP trace exporter: %w", err)
 	}
 	res, err := resource.New(ctx,
 		resource.WithTelemetrySDK(),
-		resource.WithAttributes(
-			attribute.String("service.name", defaultServiceName),
-			attribute.String("service.version", s.ServiceVersion),
-		),
-		resource.WithFromEnv(), // OTEL_RESOURCE_ATTRIBUTES, OTEL_SERVICE_NAME
+		resource.WithAttributes(cfg.resource...),
+		resource.WithAttributes(attribute.String("service.name", cfg.service), attribute.String("service.version", s.ServiceVersion)),
 	)
-	if err != nil && res == nil {
-		return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES: %w", err)
-	}
-	if cfg.service != "" {
-		res, _ = resource.Merge(res, resource.NewSchemaless(attribute.String("service.name", cfg.service)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", EnvResourceAttributes, err)
 	}
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithBatcher(exp),
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(cfg.sampler),
 	)
+	return newTracing(cfg.endpoint, tp), nil
+}
+
+// newTracing wraps a provider; tests give it one that records in memory.
+func newTracing(endpoint string, tp *sdktrace.TracerProvider) *Tracing {
 	return &Tracing{
-		endpoint:   cfg.endpoint,
+		endpoint:   endpoint,
 		provider:   tp,
 		tracer:     tp.Tracer(instrumentation),
 		propagator: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
-	}, nil
+	}
 }
 
 // Endpoint is the URL spans are exported to.
@@ -174,21 +176,34 @@ func readConfig(getenv func(string) string) (cfg config, on bool, err error) {
 	default:
 		return cfg, false, nil
 	}
-	if err := checkEndpoint(cfg.endpoint, get(EnvTracesHeaders) != "" || get(EnvHeaders) != ""); err != nil {
+	_, headers := tracesVar(get, EnvHeaders)
+	if err := checkEndpoint(cfg.endpoint, headers != ""); err != nil {
 		return cfg, false, err
 	}
-	for _, k := range []string{EnvTracesProtocol, EnvProtocol} {
-		if p := get(k); p != "" {
-			if p != "http/protobuf" && p != "http/json" {
-				return cfg, false, fmt.Errorf("%s=%s: this server exports OTLP over HTTP; set http/protobuf (or http/json) and point the endpoint at the collector's HTTP port (usually 4318)", k, p)
-			}
-			break
-		}
+	if k, p := tracesVar(get, EnvProtocol); p != "" && p != "http/protobuf" {
+		return cfg, false, fmt.Errorf("%s=%s: this server exports OTLP as http/protobuf; set that (or leave it unset) and point the endpoint at the collector's HTTP port (usually 4318)", k, p)
 	}
 	if cfg.sampler, err = sampler(get(EnvSampler), get(EnvSamplerArg)); err != nil {
 		return cfg, false, err
 	}
+	if v := get(EnvResourceAttributes); v != "" {
+		pairs, err := parseHeaders(v)
+		if err != nil {
+			return cfg, false, fmt.Errorf("%s: %w", EnvResourceAttributes, err)
+		}
+		for k, v := range pairs {
+			cfg.resource = append(cfg.resource, attribute.String(k, v))
+		}
+	}
 	cfg.service = get(EnvServiceName)
+	if cfg.service == "" {
+		cfg.service = defaultServiceName
+		for _, kv := range cfg.resource {
+			if kv.Key == "service.name" {
+				cfg.service = kv.Value.AsString()
+			}
+		}
+	}
 	return cfg, true, nil
 }
 

@@ -6,6 +6,7 @@
 package otlptest
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -47,6 +48,7 @@ type Receiver struct {
 	mu       sync.Mutex
 	spans    []Span
 	requests int
+	header   http.Header // the last export's
 	changed  chan struct{} // closed and replaced at each export
 }
 
@@ -73,7 +75,19 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "unsupported content type "+ct, http.StatusUnsupportedMediaType)
 		return
 	}
-	body, err := io.ReadAll(req.Body)
+	r.mu.Lock()
+	r.header = req.Header.Clone()
+	r.mu.Unlock()
+	var in io.Reader = req.Body
+	if req.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(req.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		in = zr
+	}
+	body, err := io.ReadAll(in)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -112,6 +126,13 @@ func (r *Receiver) Spans() []Span {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]Span(nil), r.spans...)
+}
+
+// Header is the header of the last export received.
+func (r *Receiver) Header() http.Header {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.header.Clone()
 }
 
 // Requests is how many requests reached the receiver, exports or not.
