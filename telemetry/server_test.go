@@ -164,4 +164,3 @@ func TestRecordsInsideASpanCarryItsIDs(t *testing.T) {
 	assert.Equal(t, span.SpanContext().SpanID().String(), inside["span_id"])
 	assert.Equal(t, "test", inside["component"], "the handler's own attributes are kept")
 }
-

@@ -48,7 +48,7 @@ type Receiver struct {
 	mu       sync.Mutex
 	spans    []Span
 	requests int
-	header   http.Header // the last export's
+	header   http.Header   // the last export's
 	changed  chan struct{} // closed and replaced at each export
 }
 
