@@ -19,6 +19,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,35 +38,52 @@ const benchCompanies = 2000
 
 const apiKey = "bench-key"
 
-// recordedAnswer asks a real appsync-local, once, the SearchCompanies
-// question the server will ask, and returns its answer. The benchmark
-// backend replays it, so that the profile holds the MCP server's work and
-// not SQLite's.
-func recordedAnswer(b *testing.B) []byte {
+// recordedBackend asks a real appsync-local, once, the questions a
+// search_companies call makes (the search, and the filter vocabulary its
+// country and categories are checked against, which the server then
+// caches), and serves their answers again by operation name. The profile
+// then holds the MCP server's work and not SQLite's.
+func recordedBackend(b *testing.B) *httptest.Server {
 	b.Helper()
 	srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: b.TempDir(), Companies: benchCompanies, APIKey: apiKey}, "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	body, _ := json.Marshal(map[string]any{
-		"query":         query.SearchCompaniesDocument,
-		"operationName": "SearchCompanies",
-		"variables":     map[string]any{"keyword": "software", "filters": []string{"countries;United States"}, "limit": 20, "nextToken": nil},
-	})
-	req, _ := http.NewRequest(http.MethodPost, srv.URL(), bytes.NewReader(body))
-	req.Header.Set("x-api-key", apiKey)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.Fatal(err)
+	record := func(op, document string, vars map[string]any, want string) []byte {
+		body, _ := json.Marshal(map[string]any{"query": document, "operationName": op, "variables": vars})
+		req, _ := http.NewRequest(http.MethodPost, srv.URL(), bytes.NewReader(body))
+		req.Header.Set("x-api-key", apiKey)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(want)) {
+			b.Fatalf("recording the answer to %s: HTTP %d, %v: %.300s", op, resp.StatusCode, err, raw)
+		}
+		return raw
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(raw, []byte(`"items":[{`)) {
-		b.Fatalf("recording the answer: HTTP %d, %v: %.300s", resp.StatusCode, err, raw)
+	answers := map[string][]byte{
+		"SearchCompanies": record("SearchCompanies", query.SearchCompaniesDocument,
+			map[string]any{"keyword": "software", "filters": []string{"countries;United States"}, "limit": 20, "nextToken": nil}, `"items":[{`),
+		"FilterVocabulary": record("FilterVocabulary", query.FilterVocabularyDocument, nil, `"United States"`),
 	}
-	return raw
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			OperationName string `json:"operationName"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || answers[req.OperationName] == nil {
+			http.Error(w, "the benchmark backend has no answer to this operation", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(answers[req.OperationName])
+	}))
+	b.Cleanup(backend.Close)
+	return backend
 }
 
 // stdioServer runs app.Run, the server's whole stdio path (framing, the
@@ -149,28 +167,47 @@ func (s *stdioServer) roundTrip(b *testing.B, id int, line string) []byte {
 // server adds on top of a backend that answers instantly, B/op and
 // allocs/op are the server's (the client side reads raw lines).
 func BenchmarkStdioSearchCompanies(b *testing.B) {
-	answer := recordedAnswer(b)
-	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(answer)
-	}))
-	defer backend.Close()
-
+	backend := recordedBackend(b)
 	s := startServer(b, backend.URL+"/graphql")
 	call := func(id int) string {
 		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software","country":"US","limit":20}}}`, id)
 	}
 	for i := 1; i <= 50; i++ { // warm the connection and lazy state
-		s.roundTrip(b, i, call(i))
+		if ans := s.roundTrip(b, i, call(i)); !bytes.Contains(ans, []byte(`"companies":[{`)) {
+			b.Fatalf("the search found nothing; the benchmark needs a page of results: %.500s", ans)
+		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU()
 	id := 1000
 	for b.Loop() {
 		id++
 		s.roundTrip(b, id, call(id))
 	}
+	cpu.report(b)
+}
+
+// cpuClock is the process's CPU time (user and system, every thread) when a
+// measurement began. On a shared machine the wall time per call swings with
+// other load; the CPU time the calls cost swings much less, so A/B
+// comparisons read cpu-ns/op.
+type cpuClock time.Duration
+
+func startCPU() cpuClock { return cpuClock(processCPU()) }
+
+// report adds cpu-ns/op: the CPU time since start over b.N. It counts this
+// whole process: the server, the test client and the stub backend.
+func (c cpuClock) report(b *testing.B) {
+	b.ReportMetric(float64(processCPU()-time.Duration(c))/float64(b.N), "cpu-ns/op")
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkClientDecodeSearchResult is what mcp-go's stdio client does
@@ -180,12 +217,7 @@ func BenchmarkStdioSearchCompanies(b *testing.B) {
 // share of the latency the MCP path adds, which the driver's figures
 // include, as every MCP client pays it.
 func BenchmarkClientDecodeSearchResult(b *testing.B) {
-	answer := recordedAnswer(b)
-	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Write(answer)
-	}))
-	defer backend.Close()
+	backend := recordedBackend(b)
 	s := startServer(b, backend.URL+"/graphql")
 	line := s.roundTrip(b, 1, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software","country":"US","limit":20}}}`)
 	b.SetBytes(int64(len(line)))
@@ -240,11 +272,13 @@ func BenchmarkStdioStart(b *testing.B) {
 	b.Setenv("AWS_CONFIG_FILE", b.TempDir()+"/config")
 	b.Setenv("AWS_SHARED_CREDENTIALS_FILE", b.TempDir()+"/credentials")
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		s, stop := runServer(b, "http://127.0.0.1:1/graphql")
 		s.roundTrip(b, 1, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 		stop()
 	}
+	cpu.report(b)
 }
 
 // BenchmarkCatalogueHash is the catalogue hash the start-up line shows:

@@ -33,6 +33,10 @@ type (
 // sends, for benchmarks that post the same request directly.
 const SearchCompaniesDocument = gen.SearchCompanies_Operation
 
+// FilterVocabularyDocument is the exact GraphQL document
+// Reader.FilterVocabulary posts; the benchmarks record its answer.
+const FilterVocabularyDocument = gen.FilterVocabulary_Operation
+
 // GetCompanyDocument is the exact GraphQL document Reader.GetCompany sends,
 // for benchmarks that post the same request directly.
 const GetCompanyDocument = gen.GetCompany_Operation
