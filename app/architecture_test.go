@@ -213,7 +213,11 @@ func TestPackageGraph(t *testing.T) {
 		// demo-token talks to any server over HTTP: it links nothing of
 		// the server or of the embedded backend.
 		{"demotoken", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/app", module + "/appsynclocal/authn"}},
-		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/app", module + "/graphql/query", module + "/graphql/mutation"}},
+		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/tools/feedback", module + "/app", module + "/graphql/query", module + "/graphql/mutation"}},
+		// The feedback tool is neither a read nor a write of the backend:
+		// it links no GraphQL operation and neither side of the split (and
+		// its Deps hold no client).
+		{"tools/feedback", []string{module + "/graphql/query", module + "/graphql/mutation", module + "/tools/read", module + "/tools/write", module + "/app"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/feedback"
 	"github.com/companyintel/mcp-server/tools/read"
 	"github.com/companyintel/mcp-server/tools/write"
 )
@@ -205,6 +206,7 @@ func TestToolNamesAreTheCatalogue(t *testing.T) {
 	for _, tool := range append(read.Tools(nil, nil), write.Tools(write.Deps{})...) {
 		built = append(built, tool.Name())
 	}
+	built = append(built, feedback.New(feedback.Deps{}).Name()) // opt-in, last
 	assert.Equal(t, built, ToolNames())
 }
 

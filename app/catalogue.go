@@ -10,6 +10,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/companyintel/mcp-server/tools/feedback"
 	"github.com/companyintel/mcp-server/tools/read"
 	"github.com/companyintel/mcp-server/tools/write"
 )
@@ -19,11 +20,23 @@ import (
 // constructors define them — without what one deployment adds (a disabled
 // note, its rate limits) — in canonical JSON: sorted keys, no HTML escaping,
 // one trailing newline. Its hash names the contract a client was built
-// against (DESIGN.md, "Agent contract").
+// against (DESIGN.md, "Agent contract"). This is the default catalogue, the
+// nine tools, which --version, check and qualify name; a server started with
+// --feedback-tool serves another (catalogueJSON(true)).
 func CatalogueJSON() ([]byte, error) {
+	return catalogueJSON(false)
+}
+
+// catalogueJSON is CatalogueJSON, with report_missing_capability last when
+// withFeedback.
+func catalogueJSON(withFeedback bool) ([]byte, error) {
 	all := func(string) bool { return true }
+	catalogue := append(read.Tools(nil, nil), write.Tools(write.Deps{Allowed: all})...)
+	if withFeedback {
+		catalogue = append(catalogue, feedback.New(feedback.Deps{}))
+	}
 	var defs []any
-	for _, t := range append(read.Tools(nil, nil), write.Tools(write.Deps{Allowed: all})...) {
+	for _, t := range catalogue {
 		// A round trip through generic JSON sorts every object's keys.
 		b, err := json.Marshal(t.Definition())
 		if err != nil {
@@ -47,7 +60,12 @@ func CatalogueJSON() ([]byte, error) {
 
 // CatalogueHash is the SHA-256 of CatalogueJSON, in hex.
 func CatalogueHash() (string, error) {
-	b, err := CatalogueJSON()
+	return catalogueHash(false)
+}
+
+// catalogueHash is the SHA-256 of catalogueJSON(withFeedback), in hex.
+func catalogueHash(withFeedback bool) (string, error) {
+	b, err := catalogueJSON(withFeedback)
 	if err != nil {
 		return "", err
 	}
@@ -56,18 +74,32 @@ func CatalogueHash() (string, error) {
 }
 
 // catalogueID is the prefix of the hash that the start-up line and the
-// status resource show. The catalogue is code, so its hash cannot change
-// while the process runs: it is computed once. Computing it builds every
-// tool and canonicalises its JSON, a fifth of the server's own start-up work
-// and enough allocation to bring on a garbage collection before the first
-// tools/list answer when each caller computed it again.
-var catalogueID = sync.OnceValue(func() string {
-	h, err := CatalogueHash()
-	if err != nil {
-		return "unknown"
+// status resource show: of the catalogue this server serves, so the
+// feedback tool's catalogue when --feedback-tool is on. The catalogue is
+// code, so its hash cannot change while the process runs: each is computed
+// once. Computing it builds every tool and canonicalises its JSON, a fifth
+// of the server's own start-up work and enough allocation to bring on a
+// garbage collection before the first tools/list answer when each caller
+// computed it again.
+func catalogueID(withFeedback bool) string {
+	if withFeedback {
+		return feedbackCatalogueID()
 	}
-	return h[:12]
-})
+	return defaultCatalogueID()
+}
+
+var defaultCatalogueID, feedbackCatalogueID = catalogueIDOnce(false), catalogueIDOnce(true)
+
+// catalogueIDOnce returns a function that computes the prefix once.
+func catalogueIDOnce(withFeedback bool) func() string {
+	return sync.OnceValue(func() string {
+		h, err := catalogueHash(withFeedback)
+		if err != nil {
+			return "unknown"
+		}
+		return h[:12]
+	})
+}
 
 // PrintCatalogue is the catalog subcommand: the canonical JSON, or with
 // --hash its SHA-256. It returns the exit code.
@@ -75,10 +107,11 @@ func PrintCatalogue(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	hash := fs.Bool("hash", false, "print the catalogue's SHA-256 instead of the catalogue")
+	withFeedback := fs.Bool("feedback-tool", false, "the catalogue of a server started with --feedback-tool: the nine tools and "+feedback.Name)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	b, err := CatalogueJSON()
+	b, err := catalogueJSON(*withFeedback)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcp-server catalog:", err)
 		return 1

@@ -28,6 +28,9 @@ type Config struct {
 	Mutations Mutations
 	// HideDisabledTools leaves disabled write tools out of tools/list.
 	HideDisabledTools bool
+	// FeedbackTool serves report_missing_capability (--feedback-tool,
+	// MCP_FEEDBACK_TOOL): off by default, so the catalogue is the nine tools.
+	FeedbackTool bool
 	// RateLimits are TOOL=LIMIT specs (--rate-limit, RATE_LIMITS) over the defaults.
 	RateLimits []string
 	// RedisURL, when set, keeps the rate-limit buckets in that Redis, shared
@@ -77,6 +80,7 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	mutationsErr := c.Mutations.Set(getenv("ALLOW_MUTATIONS"))
 	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(WriteTools, ", ")+" (env ALLOW_MUTATIONS)")
 	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
+	fs.BoolVar(&c.FeedbackTool, "feedback-tool", env.bool("MCP_FEEDBACK_TOOL"), "also serve report_missing_capability, with which a model records a need no tool meets (a log record and a metric; no backend call) (env MCP_FEEDBACK_TOOL)")
 	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
 	fs.Var(&errorClasses, "error-class", "map a resolver's own errorType to a class, TYPE=CLASS (TYPE may end in *); repeatable (env ERROR_CLASSES, comma-separated)")
 	fs.StringVar(&c.RedisURL, "redis-url", getenv("REDIS_URL"), "keep rate-limit buckets in this Redis, shared by all replicas: redis://[user:password@]host:port[/db] or rediss://… (env REDIS_URL; default: in this process)")

@@ -22,6 +22,7 @@ var Environment = []EnvVar{
 	{"MCP_AUTH", "force one auth method, as --auth"},
 	{"ALLOW_MUTATIONS", "write tools to enable, as --allow-mutations"},
 	{"HIDE_DISABLED_TOOLS", "true to hide disabled write tools, as --hide-disabled-tools"},
+	{"MCP_FEEDBACK_TOOL", "true to serve report_missing_capability, as --feedback-tool"},
 	{"RATE_LIMITS", "TOOL=COUNT/PERIOD specs, comma-separated, as --rate-limit"},
 	{"ERROR_CLASSES", "TYPE=CLASS specs, comma-separated, as --error-class"},
 	{"REDIS_URL", "Redis for rate limits shared by replicas, as --redis-url"},

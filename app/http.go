@@ -19,6 +19,7 @@ import (
 	"github.com/companyintel/mcp-server/mcphttp"
 	"github.com/companyintel/mcp-server/metrics"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/feedback"
 	"github.com/companyintel/mcp-server/upstream"
 )
 
@@ -51,7 +52,8 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	}
 
 	m := metrics.New(ToolNames())
-	a := assembly{transport: "http", upstream: m.Backend(b.src.Transport), observe: m.ObserveCall, hooks: m.Hooks()}
+	a := assembly{transport: "http", upstream: m.Backend(b.src.Transport), observe: m.ObserveCall, hooks: m.Hooks(),
+		onReport: []func(context.Context, feedback.Report){func(context.Context, feedback.Report) { m.CountMissingCapability() }}}
 	var users *inbound.Authenticator
 	if h.OAuth() {
 		if users, err = newAuthenticator(ctx, cfg, logger, b, publicURL); err != nil {

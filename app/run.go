@@ -19,6 +19,7 @@ import (
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/telemetry"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/feedback"
 )
 
 // Stdio is the process's standard streams: stdout carries only the
@@ -128,6 +129,9 @@ type assembly struct {
 	observe func(ctx context.Context, tool, outcome string, d time.Duration)
 	// hooks, when set, are mcp-go's hooks (metrics).
 	hooks *server.Hooks
+	// onReport, when set, is told of each report_missing_capability report
+	// after its log record (metrics). Tracing adds its span event here too.
+	onReport []func(context.Context, feedback.Report)
 }
 
 // assemble builds the MCP server both transports serve: the same tools,
@@ -142,10 +146,15 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 		Writer:       mutation.NewWriter(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,
-		WriteScope:   cfg.HTTP.WriteScope,
-		Gate:         a.gate,
-		Hooks:        a.hooks,
-		Limiter:      b.limiter,
+		FeedbackTool: cfg.FeedbackTool,
+		// A report is logged by the tool, then told to each observer: the
+		// metric in HTTP mode; a span event on the call's span, when
+		// tracing is on, is one more observer here.
+		FeedbackObservers: a.onReport,
+		WriteScope:        cfg.HTTP.WriteScope,
+		Gate:              a.gate,
+		Hooks:             a.hooks,
+		Limiter:           b.limiter,
 		Runtime: tools.Runtime{
 			Logger:           logger,
 			UnauthorizedHint: b.src.UnauthorizedHint,
@@ -172,7 +181,7 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 		"tools", counts.Tools,
 		"resources", counts.Resources,
 		"prompts", counts.Prompts,
-		"catalog", catalogueID(),
+		"catalog", catalogueID(cfg.FeedbackTool),
 	}, extra...)...)
 	if cfg.Mutations.Any() {
 		logger.Info("write tools enabled", "tools", cfg.Mutations.Enabled())

@@ -14,6 +14,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/tools/feedback"
 	"github.com/companyintel/mcp-server/tools/read"
 	"github.com/companyintel/mcp-server/tools/write"
 )
@@ -28,6 +29,10 @@ type Parts struct {
 	// HideDisabled leaves disabled write tools out of the catalogue, so that
 	// calling one is an unknown tool.
 	HideDisabled bool
+	// FeedbackTool adds report_missing_capability to the nine tools; its
+	// reports go to the Runtime's logger and then to FeedbackObservers.
+	FeedbackTool      bool
+	FeedbackObservers []func(context.Context, feedback.Report)
 	// WriteScope is the scope an OAuth caller's token needs for write tools.
 	WriteScope string
 	// Gate, when set, returns an extra gate for a tool (nil for none); it
@@ -103,6 +108,9 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	vocab := newVocabularyCache(p.Reader)
 	catalogue := append(read.Tools(p.Reader, vocab), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
+	if p.FeedbackTool {
+		catalogue = append(catalogue, feedback.New(feedback.Deps{Logger: rt.Logger, Observers: p.FeedbackObservers}))
+	}
 	var served []server.ServerTool
 	for _, t := range catalogue {
 		if p.HideDisabled && isWrite(t.Name()) && !p.Mutations.Allowed(t.Name()) {
@@ -151,7 +159,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	res := resources(vocab, func() Status {
 		st := status
-		st.Catalog = catalogueID()
+		st.Catalog = catalogueID(p.FeedbackTool)
 		if p.Auth != nil {
 			st.Auth = p.Auth()
 		}
@@ -169,11 +177,12 @@ func isWrite(name string) bool { return slices.Contains(WriteTools, name) }
 // ReadTools are the read tools' names, in catalogue order.
 var ReadTools = []string{"search_companies", "get_company", "get_companies_batch", "ai_search", "list_collections", "get_collection_items"}
 
-// ToolNames lists every tool this server can serve, in catalogue order. It
+// ToolNames lists every tool this server can serve, in catalogue order, the
+// opt-in feedback tool last (--rate-limit and the metrics know it). It
 // is a list, not read from the built tools: building the catalogue (every
 // schema) just for the names cost a start-up a third of its CPU when
 // configuration checks and the rate limiter each did it. A test holds the
 // list to the catalogue.
 func ToolNames() []string {
-	return append(slices.Clone(ReadTools), WriteTools...)
+	return append(append(slices.Clone(ReadTools), WriteTools...), feedback.Name)
 }

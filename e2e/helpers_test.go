@@ -83,14 +83,19 @@ func startSession(t *testing.T, ctx context.Context, rev revision, flags ...stri
 // startSessionOf is startSession with another build of the server.
 func startSessionOf(t *testing.T, ctx context.Context, bin string, rev revision, flags ...string) *session {
 	t.Helper()
+	return startSessionWith(t, ctx, bin, rev, append(embeddedArgs(), flags...), nil)
+}
+
+// startSessionWith starts bin with exactly args, and env added to childEnv.
+func startSessionWith(t *testing.T, ctx context.Context, bin string, rev revision, args, env []string) *session {
+	t.Helper()
 	logs := &logBuffer{}
-	args := append(embeddedArgs(), flags...)
 	tr := transport.NewStdioWithOptions(bin, nil, args,
 		// The command is built here rather than by the transport, which
 		// would append the test's environment to ours (see childEnv).
 		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
 			cmd := exec.CommandContext(ctx, command, args...)
-			cmd.Env = childEnv()
+			cmd.Env = append(childEnv(), env...)
 			return cmd, nil
 		}),
 		// The whole stream: the transport's own buffer keeps only the tail.
@@ -100,7 +105,7 @@ func startSessionOf(t *testing.T, ctx context.Context, bin string, rev revision,
 	t.Cleanup(func() {
 		_ = c.Close()
 		if t.Failed() {
-			t.Logf("server stderr (%s %s):\n%s", rev.version, strings.Join(flags, " "), logs)
+			t.Logf("server stderr (%s %s):\n%s", rev.version, strings.Join(args, " "), logs)
 		}
 	})
 	require.NoError(t, c.Start(ctx), "starting %s", bin)

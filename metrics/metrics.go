@@ -48,6 +48,7 @@ type Metrics struct {
 	exchanges  *prometheus.CounterVec
 	cache      *prometheus.CounterVec
 	backend    *prometheus.HistogramVec
+	missing    prometheus.Counter
 }
 
 // New registers the collectors; tools are the tool names labelled by name.
@@ -81,8 +82,12 @@ func New(tools []string) *Metrics {
 			Help:    "Requests to the GraphQL backend (OTel http.client.request.duration), by operation and status.",
 			Buckets: []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10},
 		}, []string{"graphql_operation_name", "http_response_status_code", "error_type"}),
+		missing: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "companyintel_missing_capability_reports_total",
+			Help: "Needs no tool met, reported by a model with report_missing_capability (--feedback-tool); what was wanted is in the log.",
+		}),
 	}
-	m.reg.MustRegister(m.operations, m.calls, m.refusals, m.exchanges, m.cache, m.backend,
+	m.reg.MustRegister(m.operations, m.calls, m.refusals, m.exchanges, m.cache, m.backend, m.missing,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -100,6 +105,10 @@ func (m *Metrics) ObserveCall(_ context.Context, tool, outcome string, _ time.Du
 		m.refusals.WithLabelValues(tool).Inc()
 	}
 }
+
+// CountMissingCapability counts one report of a need no tool met. It has no
+// labels: what was wanted is free text, and the log record holds it.
+func (m *Metrics) CountMissingCapability() { m.missing.Inc() }
 
 // OnExchange counts a token exchange (upstream.ExchangeConfig.OnExchange).
 func (m *Metrics) OnExchange(result string) { m.exchanges.WithLabelValues(result).Inc() }

@@ -9,12 +9,14 @@ import (
 )
 
 // Defaults returns the limits that apply when none are configured: the
-// tools that are expensive upstream. The map is new on each call, so the
-// caller may change it.
+// tools that are expensive upstream, and the opt-in feedback tool, each of
+// whose calls is a log record of free text that a looping model must not
+// be able to flood. The map is new on each call, so the caller may change it.
 func Defaults() map[string]Limit {
 	return map[string]Limit{
-		"ai_search":               {Count: 5, Period: time.Minute},
-		"request_email_discovery": {Count: 10, Period: time.Hour},
+		"ai_search":                 {Count: 5, Period: time.Minute},
+		"request_email_discovery":   {Count: 10, Period: time.Hour},
+		"report_missing_capability": {Count: 20, Period: time.Hour},
 	}
 }
 

@@ -18,8 +18,9 @@ var knownTools = []string{
 
 func TestDefaults(t *testing.T) {
 	want := map[string]ratelimit.Limit{
-		"ai_search":               {Count: 5, Period: time.Minute},
-		"request_email_discovery": {Count: 10, Period: time.Hour},
+		"ai_search":                 {Count: 5, Period: time.Minute},
+		"request_email_discovery":   {Count: 10, Period: time.Hour},
+		"report_missing_capability": {Count: 20, Period: time.Hour},
 	}
 	d := ratelimit.Defaults()
 	assert.Equal(t, want, d)
@@ -108,9 +109,10 @@ func TestMerge(t *testing.T) {
 
 	got := ratelimit.Merge(base, env, flags)
 	assert.Equal(t, map[string]ratelimit.Limit{
-		"ai_search":               {Count: 3, Period: time.Minute}, // flag beats environment
-		"search_companies":        {Count: 120, Period: time.Minute},
-		"request_email_discovery": {}, // switched off
+		"ai_search":                 {Count: 3, Period: time.Minute}, // flag beats environment
+		"search_companies":          {Count: 120, Period: time.Minute},
+		"request_email_discovery":   {},                             // switched off
+		"report_missing_capability": {Count: 20, Period: time.Hour}, // the default kept
 	}, got)
 	assert.Equal(t, ratelimit.Defaults(), base, "base is not changed")
 	assert.NotNil(t, ratelimit.Merge(nil))

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -328,4 +329,22 @@ func Excerpt(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:excerptLen]) + fmt.Sprintf("… (%d characters)", len(r))
+}
+
+type sentenceKey struct{}
+
+// withSentence returns ctx carrying the call's context sentence.
+func withSentence(ctx context.Context, s string) context.Context {
+	if s == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, sentenceKey{}, s)
+}
+
+// ContextSentence is the call's context argument (the user's goal, trimmed
+// to its bound), or "". The pipeline takes it out of the arguments for the
+// audit record; a tool that records it too (the feedback tool) reads it here.
+func ContextSentence(ctx context.Context) string {
+	s, _ := ctx.Value(sentenceKey{}).(string)
+	return s
 }

@@ -96,6 +96,7 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 
 	d, ferrs := decodeArgs(t.inType, t.fields, rawArguments(req))
 	rec.args, rec.context = d.shape, d.context
+	ctx = withSentence(ctx, d.context)
 	if len(ferrs) > 0 {
 		return rt.fail(t, rec, InvalidFields(ferrs))
 	}
