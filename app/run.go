@@ -146,15 +146,10 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 		Writer:       mutation.NewWriter(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,
-		FeedbackTool: cfg.FeedbackTool,
-		// A report is logged by the tool, then told to each observer: the
-		// metric in HTTP mode; a span event on the call's span, when
-		// tracing is on, is one more observer here.
-		FeedbackObservers: a.onReport,
-		WriteScope:        cfg.HTTP.WriteScope,
-		Gate:              a.gate,
-		Hooks:             a.hooks,
-		Limiter:           b.limiter,
+		WriteScope:   cfg.HTTP.WriteScope,
+		Gate:         a.gate,
+		Hooks:        a.hooks,
+		Limiter:      b.limiter,
 		Runtime: tools.Runtime{
 			Logger:           logger,
 			UnauthorizedHint: b.src.UnauthorizedHint,
@@ -166,6 +161,12 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 		Auth:           b.src.Status,
 		Version:        Version(),
 		ValidateOutput: cfg.ValidateOutput,
+
+		// A report is logged by the tool, then told to each observer: the
+		// metric in HTTP mode; a span event on the call's span, when
+		// tracing is on, is one more observer here.
+		FeedbackTool:      cfg.FeedbackTool,
+		FeedbackObservers: a.onReport,
 	})
 	traceTargets(b.tracing, s)
 	return s, counts
