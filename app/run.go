@@ -130,7 +130,7 @@ type assembly struct {
 	// hooks, when set, are mcp-go's hooks (metrics).
 	hooks *server.Hooks
 	// onReport, when set, is told of each report_missing_capability report
-	// after its log record (metrics). Tracing adds its span event here too.
+	// after its log record (metrics); tracing adds its own (reportObservers).
 	onReport []func(context.Context, feedback.Report)
 }
 
@@ -163,10 +163,9 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 		ValidateOutput: cfg.ValidateOutput,
 
 		// A report is logged by the tool, then told to each observer: the
-		// metric in HTTP mode; a span event on the call's span, when
-		// tracing is on, is one more observer here.
+		// metric in HTTP mode, and a span event when tracing is on.
 		FeedbackTool:      cfg.FeedbackTool,
-		FeedbackObservers: a.onReport,
+		FeedbackObservers: reportObservers(a.onReport, b.tracing),
 	})
 	traceTargets(b.tracing, s)
 	return s, counts

@@ -11,6 +11,7 @@ import (
 
 	"github.com/companyintel/mcp-server/jsonrpc"
 	"github.com/companyintel/mcp-server/telemetry"
+	"github.com/companyintel/mcp-server/tools/feedback"
 )
 
 // startTracing sets tracing up from the OTEL_* environment and returns the
@@ -91,4 +92,15 @@ func observeCalls(metrics func(context.Context, string, string, time.Duration), 
 		metrics(ctx, tool, outcome, d)
 		tr.ObserveCall(ctx, tool, outcome, d)
 	}
+}
+
+// reportObservers adds the span event of a missing-capability report to the
+// transport's observers when tracing is on.
+func reportObservers(observers []func(context.Context, feedback.Report), tr *telemetry.Tracing) []func(context.Context, feedback.Report) {
+	if tr == nil {
+		return observers
+	}
+	return append(slices.Clone(observers), func(ctx context.Context, r feedback.Report) {
+		tr.ObserveMissingCapability(ctx, len(r.Tried))
+	})
 }

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/telemetry/otlptest"
 )
 
 // TestFeedbackToolIsOptInAndNeverCallsTheBackend: without --feedback-tool
@@ -99,4 +102,43 @@ func waitForRecords(t *testing.T, ctx context.Context, s *session, msg string, n
 		return len(got) >= n
 	})
 	return got
+}
+
+// TestFeedbackReportIsASpanEvent: with tracing on, a report is an event on
+// its call's server span, exported with the number of tools tried and no
+// argument value; the report's record carries the same trace id.
+func TestFeedbackReportIsASpanEvent(t *testing.T) {
+	ctx := testContext(t)
+	recv := otlptest.Start(t)
+	r := startRawWith(t, ctx, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL}, "--feedback-tool")
+	r.initialize(t, ctx)
+	const wanted = "quarterly revenue by region"
+	r.send(t, map[string]any{"id": 2, "method": "tools/call", "params": map[string]any{
+		"name": "report_missing_capability", "arguments": map[string]any{"wanted": wanted, "tried": []string{"search_companies", "ai_search"}},
+		"_meta": map[string]any{"traceparent": traceparent(clientTrace, clientSpan)},
+	}})
+	res := r.response(t, ctx, 2)
+	require.Nil(t, res.Error, "tools/call: %+v", res.Error)
+	require.NoError(t, r.stdin.Close())
+	require.Equal(t, 0, r.wait(t, ctx, "end of input"))
+
+	spans := otlptest.Find(recv.Spans(), "tools/call report_missing_capability")
+	require.Len(t, spans, 1, "the call's server span")
+	span := spans[0]
+	assert.Equal(t, clientTrace, span.TraceID)
+	require.Len(t, span.Events, 1, "%+v", span.Events)
+	assert.Equal(t, "io.companyintel.missing_capability", span.Events[0].Name)
+	assert.Equal(t, map[string]string{"io.companyintel.feedback.tried_count": "2"}, span.Events[0].Attributes)
+	for k, v := range span.Attributes {
+		assert.NotContains(t, v, wanted, "attribute %s carries an argument value", k)
+	}
+
+	var report string
+	for _, line := range strings.Split(r.stderr.String(), "\n") {
+		if strings.Contains(line, `msg="missing capability"`) {
+			report = line
+		}
+	}
+	require.NotEmpty(t, report, r.stderr.String())
+	assert.Equal(t, clientTrace, field(report, "trace_id"), "the record and the span correlate")
 }

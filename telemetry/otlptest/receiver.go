@@ -32,11 +32,19 @@ type Span struct {
 	Attributes map[string]string
 	// Links are the linked spans' contexts as "traceid-spanid".
 	Links []string
+	// Events are the span's events, in order.
+	Events []Event
 	// Status is the span's status code; StatusMessage its description.
 	Status        tracepb.Status_StatusCode
 	StatusMessage string
 	// Service is the resource's service.name.
 	Service string
+}
+
+// Event is one span event, flattened like a span.
+type Event struct {
+	Name       string
+	Attributes map[string]string
 }
 
 // Receiver is an OTLP/HTTP trace endpoint on a loopback port.
@@ -185,6 +193,9 @@ func flatten(s *tracepb.Span, service string) Span {
 	}
 	for _, l := range s.GetLinks() {
 		out.Links = append(out.Links, hex.EncodeToString(l.GetTraceId())+"-"+hex.EncodeToString(l.GetSpanId()))
+	}
+	for _, e := range s.GetEvents() {
+		out.Events = append(out.Events, Event{Name: e.GetName(), Attributes: attrs(e.GetAttributes())})
 	}
 	return out
 }
