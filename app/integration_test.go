@@ -280,7 +280,7 @@ func TestGetCompanyAndBatch(t *testing.T) {
 func TestAiSearchInterprets(t *testing.T) {
 	s := asUser(t, "alice")
 	sc := s.ok("ai_search", `{"query":"software companies in Germany with over 100 employees","limit":5}`)
-	assert.Contains(t, sc["applied_filters"], "countries;Germany")
+	assert.Equal(t, []any{"Germany"}, obj(sc["interpreted"])["countries"])
 	assert.NotEmpty(t, sc["interpretation"])
 	for _, c := range list(sc["companies"]) {
 		assert.Equal(t, "Germany", obj(c)["country"])
@@ -294,7 +294,8 @@ func TestAiSearchInterprets(t *testing.T) {
 func TestAiSearchDoesNotInvertAnExcludedCountry(t *testing.T) {
 	s := asUser(t, "alice")
 	sc := s.ok("ai_search", `{"query":"software companies not in Germany with over 100 employees","limit":5}`)
-	assert.Equal(t, []any{"categories;Software"}, sc["applied_filters"])
+	assert.Equal(t, []any{"Software"}, obj(sc["interpreted"])["categories"])
+	assert.Equal(t, []any{}, obj(sc["interpreted"])["countries"])
 	assert.Equal(t, []any{"not countries;Germany"}, sc["not_applied"])
 	assert.Contains(t, sc["interpretation"], "Not applied: excluding Germany")
 	without := s.ok("ai_search", `{"query":"software companies with over 100 employees","limit":5}`)
@@ -307,8 +308,8 @@ func TestAiSearchDoesNotInvertAnExcludedCountry(t *testing.T) {
 func TestAiSearchExplicitBandOverridesASizeWord(t *testing.T) {
 	s := asUser(t, "alice")
 	sc := s.ok("ai_search", `{"query":"fintech startups in Germany with 50 to 200 employees","limit":50}`)
-	assert.EqualValues(t, 50, sc["min_employees"])
-	assert.EqualValues(t, 200, sc["max_employees"])
+	assert.EqualValues(t, 50, obj(sc["interpreted"])["min_employees"])
+	assert.EqualValues(t, 200, obj(sc["interpreted"])["max_employees"])
 	assert.Contains(t, sc["interpretation"], `which overrides the size word "startups"`)
 	assert.Equal(t, []any{}, sc["not_applied"])
 	require.NotEmpty(t, list(sc["companies"]), "the demo data has mid-sized German fintechs")

@@ -112,3 +112,60 @@ func TestDisabledWritesTellTheUserHowToEnableThem(t *testing.T) {
 		assert.Contains(t, text, "Tell the user; retrying will not help")
 	}
 }
+
+// ai_search returns what it understood as fields, says what it could not
+// express, and its paging note repeats every constraint as the
+// search_companies call that continues it; that call finds what ai_search
+// counted (the issue's story: a note that dropped the size bounds).
+func TestAiSearchInterpretationIsStructuredAndItsPagingNoteLosesNothing(t *testing.T) {
+	s := asUser(t, "alice")
+	sc := s.ok("ai_search", `{"query":"software companies in Germany with 20 to 500 employees founded after 2005 not in France","limit":2}`)
+	in := obj(sc["interpreted"])
+	assert.Equal(t, []any{"Germany"}, in["countries"])
+	assert.Equal(t, []any{"Software"}, in["categories"])
+	assert.EqualValues(t, 20, in["min_employees"])
+	assert.EqualValues(t, 500, in["max_employees"])
+	assert.EqualValues(t, 2006, in["founded_after"], "the founding year, from the backend")
+	assert.Equal(t, []any{"not countries;France"}, sc["not_applied"])
+	note := sc["note"].(string)
+	assert.Contains(t, note, "Not expressed as filters, so check the results yourself: not countries;France.")
+	require.Greater(t, sc["total"], float64(2), "more than one page")
+	const call = `call search_companies with `
+	require.Contains(t, note, call)
+	args := note[strings.Index(note, call)+len(call):]
+	args = args[:strings.Index(args, " and follow next_cursor")]
+	assert.Equal(t, `{"country":"Germany","categories":["Software"],"min_employees":20,"max_employees":500,"founded_after":2006}`, args)
+	again := s.ok("search_companies", args)
+	assert.Equal(t, sc["total"], again["total"], "the repeated search finds what ai_search counted")
+
+	city := s.ok("ai_search", `{"query":"robotics companies in Berlin"}`)
+	assert.Contains(t, city["not_applied"], `city "Berlin" (a keyword)`)
+	assert.Contains(t, city["interpretation"], "Not applied: a city filter for Berlin")
+	assert.Equal(t, "berlin", obj(city["interpreted"])["keywords"], "still searched, as a keyword")
+}
+
+// get_company always lists contacts: empty, with the way to get them, until
+// email discovery has found some.
+func TestGetCompanyAlwaysListsContacts(t *testing.T) {
+	s := asUser(t, "contacts-"+t.Name())
+	id := "cmp_000777"
+	sc := s.ok("get_company", fmt.Sprintf(`{"id":%q}`, id))
+	if len(list(obj(sc["company"])["contacts"])) == 0 {
+		assert.Equal(t, []any{}, obj(sc["company"])["contacts"], "present and empty, not absent")
+		assert.Contains(t, sc["note"], "request_email_discovery")
+		s.ok("request_email_discovery", fmt.Sprintf(`{"company_id":%q,"roles":["CEO"]}`, id))
+		sc = s.ok("get_company", fmt.Sprintf(`{"id":%q}`, id))
+	}
+	assert.NotEmpty(t, list(obj(sc["company"])["contacts"]), "the embedded backend completes jobs at once")
+	assert.NotContains(t, fmt.Sprint(sc["note"]), "No contacts yet")
+}
+
+// research_company tells the model what to do when no company has the name
+// asked for: say so and offer the near misses, never a silent substitute.
+func TestResearchPromptCoversANameWithoutAnExactMatch(t *testing.T) {
+	res := asUser(t, "alice").rpc("prompts/get", `{"name":"research_company","arguments":{"company":"Acme Robotcs"}}`)
+	text := obj(obj(list(res["messages"])[0])["content"])["text"].(string)
+	assert.Contains(t, text, "matches it exactly")
+	assert.Contains(t, text, "If none does, say so, list the closest matches")
+	assert.Contains(t, text, "never research a different company without saying so")
+}

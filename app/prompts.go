@@ -36,7 +36,9 @@ func prompts(writesOn func(tool string) bool) []server.ServerPrompt {
 					fmt.Fprintf(&b, " for this purpose: %s", focus)
 				}
 				b.WriteString(".\n\nSteps:\n")
-				b.WriteString("1. If it is an id (cmp_…), call get_company. Otherwise call search_companies with the name as query and pick the best match; say which one you chose and why if several are close.\n")
+				b.WriteString("1. If it is an id (cmp_…), call get_company. Otherwise call search_companies with the name as query and look for a company whose name or domain matches it exactly. " +
+					"If exactly one does, use it. If none does, say so, list the closest matches (name, id, country) and ask which one to research: never research a different company without saying so. " +
+					"If the search finds nothing, say that no company of this name is in the data and stop.\n")
 				b.WriteString("2. Summarise: what it does, where, size (employee_count), age (founded_year), categories, website.\n")
 				b.WriteString("3. Find 3-5 peers with search_companies using its main category and country; list them with one line each.\n")
 				if writesOn("request_email_discovery") {

@@ -34,6 +34,21 @@ type (
 		AppliedFilters []string   `json:"applied_filters"`
 		NotFound       []string   `json:"not_found"`
 	}
+	// mAiSearch is ai_search's answer: a list, and what the request was
+	// read as.
+	mAiSearch struct {
+		mList
+		Interpreted struct {
+			Keywords      string   `json:"keywords"`
+			Countries     []string `json:"countries"`
+			Categories    []string `json:"categories"`
+			MinEmployees  *int     `json:"min_employees"`
+			MaxEmployees  *int     `json:"max_employees"`
+			FoundedAfter  *int     `json:"founded_after"`
+			FoundedBefore *int     `json:"founded_before"`
+		} `json:"interpreted"`
+		NotApplied []string `json:"not_applied"`
+	}
 	mCollection struct {
 		ID        string `json:"id"`
 		Name      string `json:"name"`
@@ -128,6 +143,13 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+func derefString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 func deref(p *int) any {
@@ -240,12 +262,12 @@ func caseBatch(ctx context.Context, e *env, _ int) error {
 }
 
 func caseAiSearch(ctx context.Context, e *env, _ int) error {
-	q := fmt.Sprintf("%s companies in %s", e.fx.category, e.fx.country.Value)
+	q := fmt.Sprintf("%s companies in %s with over 5 employees founded after 1990", e.fx.category, e.fx.country.Value)
 	c, err := e.call(ctx, e.ro, "ai_search", map[string]any{"query": q, "limit": 5})
 	if err != nil {
 		return err
 	}
-	var m mList
+	var m mAiSearch
 	if err := c.decode(&m); err != nil {
 		return err
 	}
@@ -256,8 +278,30 @@ func caseAiSearch(ctx context.Context, e *env, _ int) error {
 	if err := same("total", m.Total, g.Total); err != nil {
 		return err
 	}
-	if err := same("applied_filters", nonNil(m.AppliedFilters), nonNil(g.AppliedFilters)); err != nil {
-		return err
+	// The interpretation, field by field, as the backend gave it.
+	in := m.Interpreted
+	var filters []string
+	for _, c := range in.Countries {
+		filters = append(filters, "countries;"+c)
+	}
+	for _, c := range in.Categories {
+		filters = append(filters, "categories;"+c)
+	}
+	for _, f := range []struct {
+		name      string
+		got, want any
+	}{
+		{"interpreted countries and categories", nonNil(filters), nonNil(g.AppliedFilters)},
+		{"interpreted.keywords", in.Keywords, derefString(g.Keywords)},
+		{"interpreted.min_employees", deref(in.MinEmployees), deref(g.MinEmployees)},
+		{"interpreted.max_employees", deref(in.MaxEmployees), deref(g.MaxEmployees)},
+		{"interpreted.founded_after", deref(in.FoundedAfter), deref(g.FoundedAfter)},
+		{"interpreted.founded_before", deref(in.FoundedBefore), deref(g.FoundedBefore)},
+		{"not_applied", nonNil(m.NotApplied), nonNil(g.NotApplied)},
+	} {
+		if err := same(f.name, f.got, f.want); err != nil {
+			return err
+		}
 	}
 	return compareList(m.Companies, g.Items)
 }

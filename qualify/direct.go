@@ -124,13 +124,19 @@ type gAiResult struct {
 	Items          []gCompany `json:"items"`
 	Total          int        `json:"total"`
 	AppliedFilters []string   `json:"appliedFilters"`
+	Keywords       *string    `json:"keywords"`
+	MinEmployees   *int       `json:"minEmployees"`
+	MaxEmployees   *int       `json:"maxEmployees"`
+	FoundedAfter   *int       `json:"foundedAfter"`
+	FoundedBefore  *int       `json:"foundedBefore"`
+	NotApplied     []string   `json:"notApplied"`
 }
 
 func (d *direct) aiSearch(ctx context.Context, q string, limit int) (gAiResult, error) {
 	var out struct {
 		R gAiResult `json:"aiSearch"`
 	}
-	err := d.do(ctx, `query($q: String!, $limit: Int) { aiSearch(query: $q, limit: $limit) { items { `+companyFields+` } total appliedFilters } }`,
+	err := d.do(ctx, `query($q: String!, $limit: Int) { aiSearch(query: $q, limit: $limit) { items { `+companyFields+` } total appliedFilters keywords minEmployees maxEmployees foundedAfter foundedBefore notApplied } }`,
 		map[string]any{"q": q, "limit": limit}, &out)
 	return out.R, err
 }

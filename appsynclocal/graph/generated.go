@@ -46,6 +46,8 @@ type ComplexityRoot struct {
 
 	AiSearchResult struct {
 		AppliedFilters    func(childComplexity int) int
+		FoundedAfter      func(childComplexity int) int
+		FoundedBefore     func(childComplexity int) int
 		Interpretation    func(childComplexity int) int
 		Items             func(childComplexity int) int
 		Keywords          func(childComplexity int) int
@@ -225,6 +227,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AiSearchResult.AppliedFilters(childComplexity), true
+	case "AiSearchResult.foundedAfter":
+		if e.ComplexityRoot.AiSearchResult.FoundedAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.FoundedAfter(childComplexity), true
+	case "AiSearchResult.foundedBefore":
+		if e.ComplexityRoot.AiSearchResult.FoundedBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.FoundedBefore(childComplexity), true
 	case "AiSearchResult.interpretation":
 		if e.ComplexityRoot.AiSearchResult.Interpretation == nil {
 			break
@@ -897,7 +911,11 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
   minEmployees: Int
   "Upper bound on employee count derived from size words, if any."
   maxEmployees: Int
-  "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), and constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `). Empty when everything asked for was applied."
+  "Earliest founding year derived from the query (inclusive), if any."
+  foundedAfter: Int
+  "Latest founding year derived from the query (inclusive), if any."
+  foundedBefore: Int
+  "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `), and cities, which no filter expresses and which were searched as keywords (` + "`" + `city \"Berlin\" (a keyword)` + "`" + `). Empty when everything asked for was applied."
   notApplied: [String!]!
   "How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true."
   total: Int!
@@ -1041,6 +1059,10 @@ func (ec *executionContext) childFields_AiSearchResult(ctx context.Context, fiel
 		return ec.fieldContext_AiSearchResult_minEmployees(ctx, field)
 	case "maxEmployees":
 		return ec.fieldContext_AiSearchResult_maxEmployees(ctx, field)
+	case "foundedAfter":
+		return ec.fieldContext_AiSearchResult_foundedAfter(ctx, field)
+	case "foundedBefore":
+		return ec.fieldContext_AiSearchResult_foundedBefore(ctx, field)
 	case "notApplied":
 		return ec.fieldContext_AiSearchResult_notApplied(ctx, field)
 	case "total":
@@ -1906,6 +1928,52 @@ func (ec *executionContext) _AiSearchResult_maxEmployees(ctx context.Context, fi
 	)
 }
 func (ec *executionContext) fieldContext_AiSearchResult_maxEmployees(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AiSearchResult_foundedAfter(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_foundedAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FoundedAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_foundedAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AiSearchResult_foundedBefore(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_foundedBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FoundedBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_foundedBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
 }
 
@@ -4912,6 +4980,16 @@ func (ec *executionContext) _AiSearchResult(ctx context.Context, sel ast.Selecti
 			}
 		case "maxEmployees":
 			out.Values[i] = ec._AiSearchResult_maxEmployees(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "foundedAfter":
+			out.Values[i] = ec._AiSearchResult_foundedAfter(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "foundedBefore":
+			out.Values[i] = ec._AiSearchResult_foundedBefore(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

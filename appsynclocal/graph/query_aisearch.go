@@ -76,5 +76,11 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 	if iq.MaxEmployees > 0 {
 		out.MaxEmployees = ptr(iq.MaxEmployees)
 	}
+	if iq.FoundedFrom > 0 {
+		out.FoundedAfter = ptr(iq.FoundedFrom)
+	}
+	if iq.FoundedTo > 0 {
+		out.FoundedBefore = ptr(iq.FoundedTo)
+	}
 	return out, nil
 }

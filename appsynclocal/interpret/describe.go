@@ -58,6 +58,10 @@ func (q Query) Describe(anyWord bool) string {
 	for _, c := range q.conflicts {
 		out += " Not applied: " + c + "."
 	}
+	if len(q.cities) > 0 {
+		out += " Not applied: a city filter for " + andList(q.cities) +
+			" — there is none, so the city was searched as a keyword, which also matches companies that only mention it; check each company's city."
+	}
 	return out
 }
 

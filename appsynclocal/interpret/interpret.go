@@ -46,13 +46,15 @@ type Query struct {
 	// NotApplied lists, machine-readably, what the sentence asked for that
 	// the search did not apply: exclusions (`not countries;Germany`,
 	// `not categories;Fintech`, `not employees 0-49 ("startups")`,
-	// `not "founded before 2000"`, `not "crypto"`) and constraints that
-	// conflict (`conflict: "over 500 employees" and "under 200 employees"`).
+	// `not "founded before 2000"`, `not "crypto"`), constraints that
+	// conflict (`conflict: "over 500 employees" and "under 200 employees"`)
+	// and cities, which no filter expresses (`city "Berlin" (a keyword)`).
 	NotApplied []string
 
-	// notSaid and conflicts say the same in words, for Describe.
+	// notSaid, conflicts and cities say the same in words, for Describe.
 	notSaid   []string
 	conflicts []string
+	cities    []string
 }
 
 // bound is one head-count or founding-year constraint, 0 meaning open.
@@ -71,7 +73,24 @@ func Parse(sentence string) Query {
 	q.readPhrases(phrases(tokens(text), sentence), &words)
 	q.settleEmployees(numeric, words)
 	q.settleFounded(years)
+	q.noteCities()
 	return q
+}
+
+// noteCities reports the cities among the keywords: there is no city
+// filter, so a city stays a keyword, which also matches companies that
+// merely mention it. NotApplied says so (`city "Berlin" (a keyword)`), so
+// the caller checks each company's city.
+func (q *Query) noteCities() {
+	words := " " + strings.Join(q.Keywords, " ") + " "
+	for _, c := range dataset.Countries {
+		for _, city := range c.Cities {
+			if strings.Contains(words, " "+strings.ToLower(city)+" ") {
+				q.NotApplied = append(q.NotApplied, fmt.Sprintf("city %q (a keyword)", city))
+				q.cities = append(q.cities, city)
+			}
+		}
+	}
 }
 
 // normalise lower-cases a sentence and spells out contractions, so "aren't"

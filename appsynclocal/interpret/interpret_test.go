@@ -73,3 +73,18 @@ func TestDescribeSaysWhenKeywordsWereLoosened(t *testing.T) {
 	q := interpret.Parse("quantum widgets")
 	assert.Contains(t, q.Describe(true), `any of "quantum widgets"`)
 }
+
+// A city has no filter: it stays a keyword, and NotApplied and the summary
+// say so, so the caller checks each company's city (issue 13).
+func TestACityIsSaidToBeAKeywordNotAFilter(t *testing.T) {
+	q := interpret.Parse("robotics companies in Berlin")
+	assert.Equal(t, []string{"categories;Robotics"}, q.Filters())
+	assert.Equal(t, []string{"berlin"}, q.Keywords, "still searched, as a keyword")
+	assert.Equal(t, []string{`city "Berlin" (a keyword)`}, q.NotApplied)
+	assert.Contains(t, q.Describe(false), "Not applied: a city filter for Berlin")
+
+	q = interpret.Parse("fintech in New York not in Germany")
+	assert.Equal(t, []string{"not countries;Germany", `city "New York" (a keyword)`}, q.NotApplied)
+
+	assert.Empty(t, interpret.Parse("robotics companies in Germany").NotApplied, "a country is a filter")
+}

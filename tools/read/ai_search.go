@@ -1,8 +1,11 @@
 package read
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
@@ -13,14 +16,23 @@ type aiSearchInput struct {
 	Limit int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"50" default:"10"`
 }
 
+// aiInterpreted is what the backend read the request as, in search_companies'
+// argument names, so that a caller can check it and repeat it.
+type aiInterpreted struct {
+	Keywords      string   `json:"keywords,omitempty"`
+	Countries     []string `json:"countries"`
+	Categories    []string `json:"categories"`
+	MinEmployees  *int     `json:"min_employees,omitempty"`
+	MaxEmployees  *int     `json:"max_employees,omitempty"`
+	FoundedAfter  *int     `json:"founded_after,omitempty"`
+	FoundedBefore *int     `json:"founded_before,omitempty"`
+}
+
 type aiSearchOutput struct {
 	Companies      []tools.Company `json:"companies"`
 	Total          int             `json:"total"`
 	Interpretation string          `json:"interpretation"`
-	AppliedFilters []string        `json:"applied_filters"`
-	Keywords       string          `json:"keywords,omitempty"`
-	MinEmployees   *int            `json:"min_employees,omitempty"`
-	MaxEmployees   *int            `json:"max_employees,omitempty"`
+	Interpreted    aiInterpreted   `json:"interpreted"`
 	NotApplied     []string        `json:"not_applied" jsonschema:"Constraints not applied; filter the results yourself."`
 	Note           string          `json:"note,omitempty"`
 }
@@ -28,15 +40,15 @@ type aiSearchOutput struct {
 // ItemCount reports the companies returned, for the audit record.
 func (o aiSearchOutput) ItemCount() int { return len(o.Companies) }
 
-// Touched names the companies returned, for the audit record.
-func (o aiSearchOutput) Touched() tools.Touched {
-	return tools.Touched{Read: tools.IDs{Companies: tools.CompanyIDs(o.Companies)}}
-}
-
 // NewAiSearch returns the ai_search tool: a plain-English request, interpreted
 // by the backend into filters and keywords. Contract: query required (at most
-// 500 characters); limit 1-50 (default 10); the interpretation is returned so
-// the caller can check it. It is expensive upstream, so it has a per-caller
+// 500 characters); limit 1-50 (default 10); the interpretation is returned as
+// a sentence and as structured fields (keywords, countries, categories,
+// employee and founding-year bounds) so the caller can check it; what the
+// backend could not express (a negation, a city, conflicting bounds) is in
+// not_applied and said in the note; when more match than are shown, the note
+// gives the search_companies call that pages through them with every
+// interpreted constraint. It is expensive upstream, so it has a per-caller
 // token bucket (the runtime states the limit in the description).
 func NewAiSearch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
@@ -61,23 +73,87 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 		Companies:      companiesFrom(res.Items),
 		Total:          res.Total,
 		Interpretation: res.Interpretation,
-		AppliedFilters: res.AppliedFilters,
-		Keywords:       tools.String(res.Keywords),
-		MinEmployees:   res.MinEmployees,
-		MaxEmployees:   res.MaxEmployees,
+		Interpreted:    interpreted(res),
 		NotApplied:     res.NotApplied,
-	}
-	if out.AppliedFilters == nil {
-		out.AppliedFilters = []string{}
 	}
 	if out.NotApplied == nil {
 		out.NotApplied = []string{}
 	}
-	out.Note = tools.PageNote(len(out.Companies), out.Total, "", "companies")
-	if out.Total > len(out.Companies) {
-		out.Note = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, "+
-			"call search_companies with the applied filters and the keywords as its query.", len(out.Companies), tools.Count(out.Total, res.TotalIsLowerBound))
+	var notes []string
+	if len(out.NotApplied) > 0 {
+		notes = append(notes, "Not expressed as filters, so check the results yourself: "+strings.Join(out.NotApplied, "; ")+".")
 	}
-	out.Note = tools.JoinNotes(out.Note, partial.Note())
+	if out.Total > len(out.Companies) {
+		notes = append(notes, fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, %s",
+			len(out.Companies), tools.Count(out.Total, res.TotalIsLowerBound), repeatWith(out.Interpreted)))
+	} else {
+		notes = append(notes, tools.PageNote(len(out.Companies), out.Total, "", "companies"))
+	}
+	out.Note = tools.JoinNotes(append(notes, partial.Note())...)
 	return out, nil
+}
+
+// interpreted reads the backend's answer into search_companies' terms.
+func interpreted(res *query.AiSearchResult) aiInterpreted {
+	in := aiInterpreted{
+		Keywords:      tools.String(res.Keywords),
+		Countries:     []string{},
+		Categories:    []string{},
+		MinEmployees:  res.MinEmployees,
+		MaxEmployees:  res.MaxEmployees,
+		FoundedAfter:  res.FoundedAfter,
+		FoundedBefore: res.FoundedBefore,
+	}
+	for _, f := range res.AppliedFilters {
+		kind, value, _ := strings.Cut(f, ";")
+		switch kind {
+		case "countries":
+			in.Countries = append(in.Countries, value)
+		case "categories":
+			in.Categories = append(in.Categories, value)
+		}
+	}
+	return in
+}
+
+// searchArgs are search_companies' arguments, for the paging note.
+type searchArgs struct {
+	Query         string   `json:"query,omitempty"`
+	Country       string   `json:"country,omitempty"`
+	Categories    []string `json:"categories,omitempty"`
+	MinEmployees  *int     `json:"min_employees,omitempty"`
+	MaxEmployees  *int     `json:"max_employees,omitempty"`
+	FoundedAfter  *int     `json:"founded_after,omitempty"`
+	FoundedBefore *int     `json:"founded_before,omitempty"`
+}
+
+// repeatWith says how to repeat the interpreted search with search_companies,
+// every constraint included: an agent told only "the applied filters" once
+// dropped the size bounds. search_companies takes one country, so several
+// countries are one call each.
+func repeatWith(in aiInterpreted) string {
+	args := searchArgs{Query: in.Keywords, Categories: in.Categories, MinEmployees: in.MinEmployees, MaxEmployees: in.MaxEmployees,
+		FoundedAfter: in.FoundedAfter, FoundedBefore: in.FoundedBefore}
+	switch len(in.Countries) {
+	case 0:
+		return "call search_companies with " + compactJSON(args) + " and follow next_cursor."
+	case 1:
+		args.Country = in.Countries[0]
+		return "call search_companies with " + compactJSON(args) + " and follow next_cursor."
+	}
+	args.Country = in.Countries[0]
+	return fmt.Sprintf("call search_companies once per country, since it takes one: %s, then again for each of %s; follow each next_cursor.",
+		compactJSON(args), quoteList(in.Countries[1:]))
+}
+
+// compactJSON renders v as a model would write it as arguments: compact,
+// with "&" as it is.
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "{}"
+	}
+	return strings.TrimSpace(b.String())
 }

@@ -12,9 +12,20 @@ type getCompanyInput struct {
 }
 
 type getCompanyOutput struct {
-	Company tools.Company `json:"company"`
-	Note    string        `json:"note,omitempty"`
+	Company profile `json:"company"`
+	Note    string  `json:"note,omitempty"`
 }
+
+// profile is a company with its contacts always listed: an empty list says
+// "none found yet" where an absent field would leave a model guessing.
+type profile struct {
+	tools.Company
+	// Contacts shadows the embedded, omitted-when-empty field.
+	Contacts []tools.Contact `json:"contacts"`
+}
+
+// noContactsNote says how to get contacts for a profile that has none.
+const noContactsNote = "No contacts yet: request_email_discovery finds work emails (where this server allows writes); get_company then shows them."
 
 // Touched names the company returned, for the audit record.
 func (o getCompanyOutput) Touched() tools.Touched {
@@ -22,7 +33,8 @@ func (o getCompanyOutput) Touched() tools.Touched {
 }
 
 // NewGetCompany returns the get_company tool: one full profile by id; an
-// unknown id is not_found.
+// unknown id is not_found. The profile always has a contacts list; when it
+// is empty the note says how to get contacts (request_email_discovery).
 func NewGetCompany(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompanyInput, getCompanyOutput]{
 		Name:        "get_company",
@@ -44,5 +56,11 @@ func getCompany(ctx context.Context, r query.Reader, in getCompanyInput) (getCom
 	if c == nil {
 		return getCompanyOutput{}, tools.NotFoundf("no company has id %q; find ids with search_companies or ai_search", in.ID)
 	}
-	return getCompanyOutput{Company: companyFrom(c), Note: partial.Note()}, nil
+	out := getCompanyOutput{Company: profile{Company: companyFrom(c), Contacts: tools.ContactsFrom(c.Contacts)}}
+	if len(out.Company.Contacts) == 0 {
+		out.Company.Contacts = []tools.Contact{}
+		out.Note = noContactsNote
+	}
+	out.Note = tools.JoinNotes(out.Note, partial.Note())
+	return out, nil
 }

@@ -224,8 +224,42 @@ func TestAiSearchSendsQueryAndDefaultLimit(t *testing.T) {
 	r.AssertExpectations(t)
 	sc := tooltest.Structured(t, res)
 	assert.Equal(t, "Fintech companies in Germany with under 50 employees", sc["interpretation"])
-	assert.EqualValues(t, 49, sc["max_employees"])
+	assert.Equal(t, map[string]any{"countries": []any{"Germany"}, "categories": []any{"Fintech"}, "max_employees": float64(49)}, sc["interpreted"])
 	assert.Contains(t, sc["note"], "best 1 of 12")
+}
+
+// The paging note repeats every interpreted constraint as search_companies
+// arguments: an agent once followed a note that named only the filters and
+// lost the size bounds (issue 13).
+func TestAiSearchPagingNoteRepeatsEveryInterpretedConstraint(t *testing.T) {
+	r := &querytest.Reader{}
+	r.On("AiSearch", mock.Anything, "robotics companies in Germany with 50-500 employees founded after 2010", ptr(10)).
+		Return(&query.AiSearchResult{
+			Items:          []query.Company{company("cmp_1", "Robo", "Germany")},
+			AppliedFilters: []string{"countries;Germany", "categories;Robotics", "categories;AI & Machine Learning"},
+			Keywords:       ptr("warehouse"),
+			MinEmployees:   ptr(50), MaxEmployees: ptr(500), FoundedAfter: ptr(2011),
+			Total: 40,
+		}, nil).Once()
+	r.On("AiSearch", mock.Anything, "robotics in Germany or France", ptr(10)).
+		Return(&query.AiSearchResult{
+			Items:          []query.Company{company("cmp_1", "Robo", "Germany")},
+			AppliedFilters: []string{"countries;Germany", "countries;France", "categories;Robotics"},
+			Total:          40,
+		}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewAiSearch(r), `{"query":"robotics companies in Germany with 50-500 employees founded after 2010"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	sc := tooltest.Structured(t, res)
+	assert.Equal(t, map[string]any{"keywords": "warehouse", "countries": []any{"Germany"}, "categories": []any{"Robotics", "AI & Machine Learning"},
+		"min_employees": float64(50), "max_employees": float64(500), "founded_after": float64(2011)}, sc["interpreted"])
+	assert.Contains(t, sc["note"], `call search_companies with {"query":"warehouse","country":"Germany","categories":["Robotics","AI & Machine Learning"],"min_employees":50,"max_employees":500,"founded_after":2011} and follow next_cursor.`)
+
+	res, _ = tooltest.Call(t, NewAiSearch(r), `{"query":"robotics in Germany or France"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Contains(t, tooltest.Structured(t, res)["note"],
+		`once per country, since it takes one: {"country":"Germany","categories":["Robotics"]}, then again for each of "France"`)
+	r.AssertExpectations(t)
 }
 
 func TestAiSearchPassesOnWhatWasNotApplied(t *testing.T) {
@@ -242,6 +276,7 @@ func TestAiSearchPassesOnWhatWasNotApplied(t *testing.T) {
 	res, _ := tooltest.Call(t, NewAiSearch(r), `{"query":"fintech not in Germany"}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	assert.Equal(t, []any{"not countries;Germany"}, tooltest.Structured(t, res)["not_applied"])
+	assert.Contains(t, tooltest.Structured(t, res)["note"], "Not expressed as filters, so check the results yourself: not countries;Germany.")
 
 	res, _ = tooltest.Call(t, NewAiSearch(r), `{"query":"fintech"}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))

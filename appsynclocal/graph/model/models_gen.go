@@ -31,7 +31,11 @@ type AiSearchResult struct {
 	MinEmployees *int `json:"minEmployees,omitempty"`
 	// Upper bound on employee count derived from size words, if any.
 	MaxEmployees *int `json:"maxEmployees,omitempty"`
-	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), and constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`). Empty when everything asked for was applied.
+	// Earliest founding year derived from the query (inclusive), if any.
+	FoundedAfter *int `json:"foundedAfter,omitempty"`
+	// Latest founding year derived from the query (inclusive), if any.
+	FoundedBefore *int `json:"foundedBefore,omitempty"`
+	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`), and cities, which no filter expresses and which were searched as keywords (`city "Berlin" (a keyword)`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`

@@ -34,7 +34,11 @@ type AiSearchResult struct {
 	MinEmployees *int `json:"minEmployees"`
 	// Upper bound on employee count derived from size words, if any.
 	MaxEmployees *int `json:"maxEmployees"`
-	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), and constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`). Empty when everything asked for was applied.
+	// Earliest founding year derived from the query (inclusive), if any.
+	FoundedAfter *int `json:"foundedAfter"`
+	// Latest founding year derived from the query (inclusive), if any.
+	FoundedBefore *int `json:"foundedBefore"`
+	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`), and cities, which no filter expresses and which were searched as keywords (`city "Berlin" (a keyword)`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
@@ -59,6 +63,12 @@ func (v *AiSearchResult) GetMinEmployees() *int { return v.MinEmployees }
 
 // GetMaxEmployees returns AiSearchResult.MaxEmployees, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetMaxEmployees() *int { return v.MaxEmployees }
+
+// GetFoundedAfter returns AiSearchResult.FoundedAfter, and is useful for accessing the field via an interface.
+func (v *AiSearchResult) GetFoundedAfter() *int { return v.FoundedAfter }
+
+// GetFoundedBefore returns AiSearchResult.FoundedBefore, and is useful for accessing the field via an interface.
+func (v *AiSearchResult) GetFoundedBefore() *int { return v.FoundedBefore }
 
 // GetNotApplied returns AiSearchResult.NotApplied, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetNotApplied() []string { return v.NotApplied }
@@ -487,6 +497,8 @@ query AiSearch ($query: String!, $limit: Int) {
 		keywords
 		minEmployees
 		maxEmployees
+		foundedAfter
+		foundedBefore
 		notApplied
 		total
 		totalIsLowerBound
