@@ -1,8 +1,8 @@
 package app
 
 import (
-	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -79,19 +79,28 @@ func TestHTTPModernRevisionGetsExactIdsPlainWordsAndItsStatuses(t *testing.T) {
 }
 
 func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
-	// A tool that reports progress makes mcp-go answer as an event
-	// stream; the id is put back in the answer event, the notification
-	// passes as it was.
-	s := server.NewMCPServer("t", "1")
-	s.AddTool(mcp.NewTool("talk"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		err := server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress",
-			map[string]any{"progressToken": 1, "progress": 1})
-		if err != nil {
-			return nil, err
+	// When a tool sends a notification mid-call, mcp-go answers as an event
+	// stream. This inner handler writes such a stream itself, split across
+	// writes mid-event, because mcp-go v1.2.1 drops a mid-call notification
+	// about one call in fifty: its forwarder can take the notification off
+	// the session channel, then find the request done once it gets the lock
+	// (server/streamable_http.go, handlePost's forwarder and drainLoop), so a
+	// test through it could not tell our edge's fault from that race.
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := readBody(t, &http.Response{Body: r.Body})
+		require.Contains(t, body, `"id":`+string(edgeID), "mcp-go sees the edge's id")
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		for _, chunk := range []string{
+			"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/pro",
+			"gress\",\"params\":{\"progress\":1,\"progressToken\":1}}\n\n",
+			"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + string(edgeID) + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\n\n",
+		} {
+			_, _ = io.WriteString(w, chunk)
+			w.(http.Flusher).Flush()
 		}
-		return mcp.NewToolResultText("done"), nil
 	})
-	h := httptest.NewServer(mcphttp.ReadMessage(0, httpEdge(s, nil, server.NewStreamableHTTPServer(s, server.WithStateLess(true)))))
+	h := httptest.NewServer(mcphttp.ReadMessage(0, httpEdge(server.NewMCPServer("t", "1"), nil, inner)))
 	defer h.Close()
 
 	resp := post(t, h.URL, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"name":"talk"}}`,
