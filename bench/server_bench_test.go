@@ -105,11 +105,17 @@ func startServer(b *testing.B, endpoint string) *stdioServer {
 // returns how to stop it: close its input and wait for Run to return.
 func runServer(b *testing.B, endpoint string) (*stdioServer, func()) {
 	b.Helper()
+	return runServerEnv(b, endpoint, nil)
+}
+
+// runServerEnv is runServer with env added to the server's environment.
+func runServerEnv(b *testing.B, endpoint string, env map[string]string) (*stdioServer, func()) {
+	b.Helper()
 	getenv := func(k string) string {
 		if k == "APPSYNC_API_KEY" {
 			return apiKey
 		}
-		return ""
+		return env[k]
 	}
 	cfg, err := app.ParseConfig([]string{"--endpoint", endpoint}, getenv, io.Discard)
 	if err != nil {
