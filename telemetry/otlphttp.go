@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -50,6 +51,7 @@ const maxAnswer = 64 << 10
 // otlptrace.Client.
 type otlpHTTP struct {
 	url     string
+	shown   string // url without its query, for messages (redacted)
 	headers map[string]string
 	gzip    bool
 	client  *http.Client
@@ -67,7 +69,7 @@ func tracesVar(get func(string) string, key string) (name, value string) {
 // newOTLPHTTP reads the exporter's settings. Every wrong value is an error
 // naming its variable.
 func newOTLPHTTP(endpoint string, get func(string) string) (*otlpHTTP, error) {
-	c := &otlpHTTP{url: endpoint}
+	c := &otlpHTTP{url: endpoint, shown: redacted(endpoint)}
 	var err error
 	if name, v := tracesVar(get, EnvHeaders); v != "" {
 		if c.headers, err = parseHeaders(v); err != nil {
@@ -194,12 +196,18 @@ func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSp
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("OTLP export to %s: %w", c.url, err)
+		// url.Error repeats the whole URL, query included; the cause alone
+		// is what the operator needs.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("OTLP export to %s: %w", c.shown, err)
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("OTLP export to %s: the collector answered %s", c.url, resp.Status)
+		return fmt.Errorf("OTLP export to %s: the collector answered %s", c.shown, resp.Status)
 	}
 	return nil
 }
@@ -218,4 +226,18 @@ func exportRequest(spans []*tracepb.ResourceSpans) ([]byte, error) {
 		out = protowire.AppendBytes(out, b)
 	}
 	return out, nil
+}
+
+// redacted is an endpoint as logs show it: without its query, which some
+// collectors take a key in.
+func redacted(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	shown := u.Scheme + "://" + u.Host + u.Path
+	if u.RawQuery != "" {
+		shown += "?…"
+	}
+	return shown
 }

@@ -120,8 +120,9 @@ func newTracing(endpoint string, tp *sdktrace.TracerProvider) *Tracing {
 	}
 }
 
-// Endpoint is the URL spans are exported to.
-func (t *Tracing) Endpoint() string { return t.endpoint }
+// Endpoint is the URL spans are exported to, without its query (which
+// may hold a key): for the start-up line.
+func (t *Tracing) Endpoint() string { return redacted(t.endpoint) }
 
 // Tracer is the tracer for spans of this server's own (the GraphQL
 // client's).

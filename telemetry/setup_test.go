@@ -178,3 +178,19 @@ func TestAFailedExportIsLoggedNotFatal(t *testing.T) {
 	assert.Contains(t, logs.String(), "level=WARN")
 	assert.Contains(t, logs.String(), "the collector answered 404 Not Found")
 }
+
+func TestAQueryInTheEndpointIsNeverShown(t *testing.T) {
+	recv := otlptest.Start(t)
+	var logs bytes.Buffer
+	tr, err := New(context.Background(), Settings{
+		Getenv: env(map[string]string{EnvTracesEndpoint: recv.URL + "/elsewhere?api_key=s3cr3t"}),
+		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+	})
+	require.NoError(t, err)
+	assert.Equal(t, recv.URL+"/elsewhere?…", tr.Endpoint())
+	_, span := tr.StartServer(context.Background(), Request{Method: "ping", Transport: Pipe})
+	Finish(span, Outcome{})
+	require.NoError(t, tr.Shutdown())
+	assert.Contains(t, logs.String(), "404", "the refused export is logged")
+	assert.NotContains(t, logs.String(), "s3cr3t")
+}
