@@ -141,11 +141,60 @@ func TestStdioCallIsTracedFromTheClientsContextToTheBackend(t *testing.T) {
 		"the call's record names its trace and server span")
 }
 
+// spanInTrace returns the one server span of trace traceID.
+func spanInTrace(t *testing.T, spans []otlptest.Span, traceID string) otlptest.Span {
+	t.Helper()
+	var found []otlptest.Span
+	for _, s := range spans {
+		if s.TraceID == traceID && s.Kind == tracepb.Span_SPAN_KIND_SERVER {
+			found = append(found, s)
+		}
+	}
+	require.Len(t, found, 1, "server spans in trace %s", traceID)
+	return found[0]
+}
+
+// TestStdioFailuresAreErrorSpans: a tool's failure (isError) and a
+// JSON-RPC error each end their server span as an error, with error.type
+// as the MCP conventions give it.
+func TestStdioFailuresAreErrorSpans(t *testing.T) {
+	ctx := testContext(t)
+	recv := otlptest.Start(t)
+	r := startRawWith(t, ctx, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.URL})
+	r.initialize(t, ctx)
+	const toolErrorTrace, unknownTrace = "55555555555555555555555555555555", "66666666666666666666666666666666"
+	bad := searchCall(2, map[string]any{"traceparent": traceparent(toolErrorTrace, clientSpan)})
+	bad["params"].(map[string]any)["arguments"] = map[string]any{"query": secretQuery, "limit": 1000}
+	r.send(t, bad)
+	unknown := searchCall(3, map[string]any{"traceparent": traceparent(unknownTrace, clientSpan)})
+	unknown["params"].(map[string]any)["name"] = "no_such_tool"
+	r.send(t, unknown)
+	require.Contains(t, string(r.response(t, ctx, 2).Result), `"isError":true`)
+	require.NotNil(t, r.response(t, ctx, 3).Error)
+	require.NoError(t, r.stdin.Close())
+	require.Equal(t, 0, r.wait(t, ctx, "end of input"))
+
+	spans := recv.Spans()
+	failed := spanInTrace(t, spans, toolErrorTrace)
+	assert.Equal(t, "tools/call search_companies", failed.Name)
+	assert.Equal(t, "tool_error", failed.Attributes["error.type"])
+	assert.Equal(t, "invalid_arguments", failed.Attributes["io.companyintel.error.class"])
+	assert.Equal(t, tracepb.Status_STATUS_CODE_ERROR, failed.Status)
+	assert.Empty(t, otlptest.Find(spans, "query SearchCompanies"), "refused before any backend call")
+
+	refused := spanInTrace(t, spans, unknownTrace)
+	assert.Equal(t, "tools/call", refused.Name)
+	assert.NotContains(t, refused.Attributes, "gen_ai.tool.name")
+	assert.Equal(t, "-32602", refused.Attributes["error.type"])
+	assert.Equal(t, tracepb.Status_STATUS_CODE_ERROR, refused.Status)
+}
+
 func TestHTTPCallIsTracedFromMetaOrHeaderToTheBackend(t *testing.T) {
 	ctx := testContext(t)
 	recv := otlptest.Start(t)
 	base, stderr, stop := startHTTPProcessWith(t, []string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=" + recv.URL + "/v1/traces", "OTEL_SERVICE_NAME=mcp-e2e"}, "--log-level", "debug")
 
+	var postCall func(id int, tool string, meta map[string]any, header string) (int, string)
 	const (
 		metaTrace   = "11111111111111111111111111111111"
 		metaSpan    = "1111111111111111"
@@ -154,7 +203,14 @@ func TestHTTPCallIsTracedFromMetaOrHeaderToTheBackend(t *testing.T) {
 	)
 	// Both: _meta's context is the parent, the header's a link.
 	post := func(id int, meta map[string]any, header string) {
+		status, b := postCall(id, "search_companies", meta, header)
+		require.Equal(t, http.StatusOK, status, "%s", b)
+		require.Contains(t, b, `"result"`)
+		require.NotContains(t, b, `"isError":true`)
+	}
+	postCall = func(id int, tool string, meta map[string]any, header string) (int, string) {
 		body := searchCall(id, meta)
+		body["params"].(map[string]any)["name"] = tool
 		body["jsonrpc"] = "2.0"
 		modern := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 			"io.modelcontextprotocol/clientCapabilities": map[string]any{}, "io.modelcontextprotocol/clientInfo": map[string]any{"name": "e2e", "version": "1"}}
@@ -168,7 +224,7 @@ func TestHTTPCallIsTracedFromMetaOrHeaderToTheBackend(t *testing.T) {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "search_companies")
+		req.Header.Set("Mcp-Name", tool)
 		if header != "" {
 			req.Header.Set("traceparent", header)
 		}
@@ -176,13 +232,14 @@ func TestHTTPCallIsTracedFromMetaOrHeaderToTheBackend(t *testing.T) {
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
-		require.Contains(t, string(b), `"result"`, "%s", b)
-		require.NotContains(t, string(b), `"isError":true`, "%s", b)
+		return resp.StatusCode, string(b)
 	}
 	post(7, map[string]any{"traceparent": traceparent(metaTrace, metaSpan)}, traceparent(headerTrace, headerSpan))
 	const onlyHeaderTrace = "33333333333333333333333333333333"
 	post(8, nil, traceparent(onlyHeaderTrace, headerSpan))
+	const unknownToolTrace = "44444444444444444444444444444444"
+	status, body := postCall(9, "no_such_tool", map[string]any{"traceparent": traceparent(unknownToolTrace, metaSpan)}, "")
+	require.Contains(t, body, `"code":-32602`, "HTTP %d", status)
 	stop() // SIGTERM: the server flushes its spans before it exits
 
 	spans := recv.Spans()
@@ -194,6 +251,11 @@ func TestHTTPCallIsTracedFromMetaOrHeaderToTheBackend(t *testing.T) {
 
 	fromHeader, headerClient := callSpans(t, spans, onlyHeaderTrace, "tcp")
 	assert.Equal(t, headerSpan, fromHeader.ParentSpanID, "without _meta, the header's traceparent is the parent")
+
+	refused := spanInTrace(t, spans, unknownToolTrace)
+	assert.Equal(t, "tools/call", refused.Name, "a name the server does not serve is no span name")
+	assert.Equal(t, "-32602", refused.Attributes["error.type"], "the JSON-RPC error the client got, through the HTTP edge")
+	assert.Equal(t, tracepb.Status_STATUS_CODE_ERROR, refused.Status)
 
 	logs := stderr.String()
 	assert.ElementsMatch(t, []string{traceparent(metaTrace, metaClient.SpanID), traceparent(onlyHeaderTrace, headerClient.SpanID)},
