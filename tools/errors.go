@@ -140,6 +140,11 @@ func InvalidFields(fields []FieldError) *Error {
 	}
 }
 
+// forOperator ends the messages of failures that only whoever runs the
+// server can fix (its credentials, its --endpoint): a model cannot, so its
+// next step is to tell the user rather than retry or change arguments.
+const forOperator = "; only whoever runs this server can fix this, so tell the user"
+
 // Classifier turns any error a tool returned into an *Error.
 type Classifier struct {
 	// Classes are the operator's errorType mappings (--error-class),
@@ -173,7 +178,7 @@ func (c Classifier) Classify(err error) *Error {
 		if c.Hint != "" {
 			msg += ". " + c.Hint
 		}
-		return &Error{Class: Unauthorized, Message: msg, Err: err}
+		return &Error{Class: Unauthorized, Message: msg + forOperator, Err: err}
 	}
 	var ge *graphql.Error
 	if !errors.As(err, &ge) {
@@ -188,7 +193,7 @@ func (c Classifier) Classify(err error) *Error {
 		return e
 	case graphql.KindUnreachable:
 		e.Class = BackendUnreachable
-		e.Message = "the data API could not be reached (" + ge.Cause + "); check that it is running and that --endpoint is right"
+		e.Message = "the data API could not be reached (" + ge.Cause + "); check that it is running and that --endpoint is right" + forOperator
 		return e
 	case graphql.KindCanceled:
 		e.Class = BackendError
@@ -298,7 +303,7 @@ func (c Classifier) byFamily(e *Error, d decision, words string, status int) {
 	case d.validation:
 		e.Class = BackendError
 		e.Message = "the data API refused this server's query as invalid for its schema: " + words +
-			"; the endpoint serves a different schema than this server was built for: check --endpoint"
+			"; the endpoint serves a different schema than this server was built for: check --endpoint" + forOperator
 		return
 	}
 	switch d.family {
@@ -328,7 +333,7 @@ func (c Classifier) byFamily(e *Error, d decision, words string, status int) {
 	default:
 		if status == http.StatusNotFound {
 			e.Class = BackendUnreachable
-			e.Message = "the endpoint answered 404: " + words + "; check --endpoint (an AppSync GraphQL URL ends in /graphql)"
+			e.Message = "the endpoint answered 404: " + words + "; check --endpoint (an AppSync GraphQL URL ends in /graphql)" + forOperator
 			return
 		}
 		c.byClass(e, BackendError, words, status)
@@ -346,6 +351,7 @@ func (c Classifier) byClass(e *Error, class Class, words string, status int) {
 			if c.Hint != "" {
 				e.Message += ". " + c.Hint
 			}
+			e.Message += forOperator
 			return
 		}
 		// A refusal of one field or operation: the credentials are valid
@@ -372,7 +378,7 @@ func (c Classifier) byClass(e *Error, class Class, words string, status int) {
 		e.Retryable = true
 		e.Message = "the data API timed out: " + words
 	case BackendUnreachable:
-		e.Message = "the data API could not serve this call: " + words + "; check that --endpoint is right"
+		e.Message = "the data API could not serve this call: " + words + "; check that --endpoint is right" + forOperator
 	default:
 		e.Class = BackendError
 		e.Retryable = status >= 500
