@@ -1,6 +1,9 @@
 package app
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -36,4 +39,24 @@ func TestTelemetryKnowsNoMCPServerOrTools(t *testing.T) {
 	for _, f := range []string{"github.com/mark3labs/mcp-go/server", "github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/app"} {
 		assert.NotContains(t, all, f)
 	}
+}
+
+// TestAWrongTracingSettingStopsStartUp: an OTEL_* variable that is set but
+// cannot be honoured is a misconfiguration (exit code 2, naming it), never
+// a server that quietly runs untraced.
+func TestAWrongTracingSettingStopsStartUp(t *testing.T) {
+	env := map[string]string{
+		"APPSYNC_API_KEY":             "da2-test",
+		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://localhost:4317",
+		"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+	}
+	getenv := func(k string) string { return env[k] }
+	cfg, err := ParseConfig([]string{"--endpoint", "http://127.0.0.1:1/graphql"}, getenv, io.Discard)
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	err = Run(context.Background(), cfg, Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr}, getenv)
+	require.Error(t, err)
+	assert.True(t, IsMisconfiguration(err))
+	assert.Contains(t, err.Error(), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc")
+	assert.NotContains(t, stderr.String(), "starting mcp-server")
 }
