@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
@@ -168,4 +169,21 @@ func TestResearchPromptCoversANameWithoutAnExactMatch(t *testing.T) {
 	assert.Contains(t, text, "matches it exactly")
 	assert.Contains(t, text, "If none does, say so, list the closest matches")
 	assert.Contains(t, text, "never research a different company without saying so")
+}
+
+// A vocabulary the backend cannot serve does not block a search: the
+// categories go to the backend as given, it judges them, and the answer
+// says they were not checked.
+func TestASearchIsNotBlockedWhenTheVocabularyCannotBeRead(t *testing.T) {
+	faults := backend(t).Backend().Faults()
+	require.NoError(t, faults.Add(appsynclocal.HTTPError(500).For("FilterVocabulary").ForNext(3)))
+	s := asUser(t, "alice")
+	sc := s.ok("search_companies", `{"categories":["Fintech"],"limit":2}`)
+	assert.NotEmpty(t, list(sc["companies"]))
+	assert.Contains(t, sc["note"], "not checked against companies://filters")
+	// Unchecked, a near miss reaches the backend, which refuses it in its
+	// own words, with the way to the values it accepts.
+	text, _ := s.refusal("search_companies", `{"categories":["Fintec"]}`, "invalid_arguments")
+	assert.Contains(t, text, `"categories;Fintec"`, "the backend's words")
+	assert.Contains(t, text, "companies://filters lists the countries and categories")
 }
