@@ -40,6 +40,9 @@ type Config struct {
 	RedisTimeout time.Duration
 	// Timeout bounds each backend call (--timeout).
 	Timeout time.Duration
+	// MaxAnswerBytes bounds each tool answer, both renderings counted
+	// (--max-answer-bytes, MCP_MAX_ANSWER_BYTES; tools.Render).
+	MaxAnswerBytes int
 	// LogFormat is text or json; LogLevel a slog level name.
 	LogFormat, LogLevel string
 	// ValidateOutput checks results against their outputSchema (tests).
@@ -86,6 +89,11 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.StringVar(&c.RedisURL, "redis-url", getenv("REDIS_URL"), "keep rate-limit buckets in this Redis, shared by all replicas: redis://[user:password@]host:port[/db] or rediss://… (env REDIS_URL; default: in this process)")
 	fs.DurationVar(&c.RedisTimeout, "redis-timeout", ratelimit.DefaultRedisTimeout, "deadline for each rate-limit check in Redis; a limited call is refused when Redis does not answer in time")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
+	answerBytes := tools.DefaultAnswerBound
+	if strings.TrimSpace(getenv("MCP_MAX_ANSWER_BYTES")) != "" {
+		answerBytes = env.int("MCP_MAX_ANSWER_BYTES")
+	}
+	fs.IntVar(&c.MaxAnswerBytes, "max-answer-bytes", answerBytes, maxAnswerUsage)
 	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
 	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
 	version := fs.Bool("version", false, "print the version, the VCS revision, whether the tree was modified and the catalogue hash, then exit")
@@ -138,3 +146,12 @@ func envOr(v, def string) string {
 	}
 	return v
 }
+
+// maxAnswerBytes is the largest --max-answer-bytes: an answer past a
+// megabyte is no longer something a model reads.
+const maxAnswerBytes = 1 << 20
+
+// maxAnswerUsage describes --max-answer-bytes in --help.
+var maxAnswerUsage = fmt.Sprintf("the most bytes one tool answer may carry, its structured JSON and its text counted; "+
+	"a list answer past it is cut at a whole company, with truncated: true, a note and a cursor to the rest; %d to %d (env MCP_MAX_ANSWER_BYTES)",
+	tools.MinAnswerBound, maxAnswerBytes)

@@ -43,6 +43,10 @@ func (c Config) check(getenv func(string) string) error {
 	if c.Timeout <= 0 || c.Timeout > maxTimeout {
 		return fmt.Errorf("--timeout: %s is out of range; give a duration above 0 and at most %s, e.g. --timeout 15s", c.Timeout, maxTimeout)
 	}
+	if c.MaxAnswerBytes < tools.MinAnswerBound || c.MaxAnswerBytes > maxAnswerBytes {
+		return fmt.Errorf("--max-answer-bytes (MCP_MAX_ANSWER_BYTES): %d is out of range; give %d to %d, e.g. --max-answer-bytes %d",
+			c.MaxAnswerBytes, tools.MinAnswerBound, maxAnswerBytes, tools.DefaultAnswerBound)
+	}
 	if _, err := NewLogger(nil, c.LogFormat, c.LogLevel); err != nil {
 		return err
 	}

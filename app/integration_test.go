@@ -169,7 +169,7 @@ func TestSearchByCountryCodeReturnsOnlyThatCountry(t *testing.T) {
 	require.NotEmpty(t, companies)
 	assert.Greater(t, sc["total"], float64(len(companies)), "a 2,000-company set has more than 100 US companies")
 	for _, c := range companies {
-		assert.Equal(t, "United States", obj(c)["country"])
+		assert.Equal(t, "US", obj(c)["country_code"])
 		assert.Equal(t, "US", obj(c)["country_code"])
 	}
 	assert.Equal(t, []any{"countries;United States"}, sc["applied_filters"])
@@ -283,7 +283,7 @@ func TestAiSearchInterprets(t *testing.T) {
 	assert.Equal(t, []any{"Germany"}, obj(sc["interpreted"])["countries"])
 	assert.NotEmpty(t, sc["interpretation"])
 	for _, c := range list(sc["companies"]) {
-		assert.Equal(t, "Germany", obj(c)["country"])
+		assert.Equal(t, "DE", obj(c)["country_code"])
 		assert.GreaterOrEqual(t, obj(c)["employee_count"], float64(100))
 	}
 }
@@ -314,7 +314,7 @@ func TestAiSearchExplicitBandOverridesASizeWord(t *testing.T) {
 	assert.Equal(t, []any{}, sc["not_applied"])
 	require.NotEmpty(t, list(sc["companies"]), "the demo data has mid-sized German fintechs")
 	for _, c := range list(sc["companies"]) {
-		assert.Equal(t, "Germany", obj(c)["country"])
+		assert.Equal(t, "DE", obj(c)["country_code"])
 		assert.GreaterOrEqual(t, obj(c)["employee_count"], float64(50))
 		assert.LessOrEqual(t, obj(c)["employee_count"], float64(200))
 	}

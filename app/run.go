@@ -155,6 +155,7 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 			UnauthorizedHint: b.src.UnauthorizedHint,
 			ErrorClasses:     cfg.ErrorClasses,
 			CallTimeout:      cfg.Timeout + 5*time.Second,
+			AnswerBound:      cfg.MaxAnswerBytes,
 			Observe:          observeCalls(a.observe, b.tracing),
 		},
 		Transport:      a.transport,

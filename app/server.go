@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -156,6 +157,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		"add_to_collection.company_ids": "1-50 after de-duplication",
 		"list_collections.limit":        "1-100, default 20",
 		"get_collection_items.limit":    "1-100, default 20",
+		"answer_bytes":                  answerLimit(rt.AnswerBound),
 	}
 	res := resources(vocab, func() Status {
 		st := status
@@ -185,4 +187,14 @@ var ReadTools = []string{"search_companies", "get_company", "get_companies_batch
 // list to the catalogue.
 func ToolNames() []string {
 	return append(append(slices.Clone(ReadTools), WriteTools...), feedback.Name)
+}
+
+// answerLimit states the answer bound in the status resource: what is
+// counted, and what happens past it.
+func answerLimit(bound int) string {
+	if bound <= 0 {
+		bound = tools.DefaultAnswerBound
+	}
+	return fmt.Sprintf("%d: structuredContent JSON plus the text content as a JSON string; a list answer past it is cut at a whole company "+
+		"with truncated: true, a note and, where the tool pages, a next_cursor to the rest", bound)
 }

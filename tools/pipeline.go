@@ -51,6 +51,9 @@ type Runtime struct {
 	CallTimeout time.Duration
 	// Now reads the clock for durations; nil means time.Now.
 	Now func() time.Time
+	// AnswerBound is the most bytes one answer may carry, both renderings
+	// counted (answer.go); 0 means DefaultAnswerBound.
+	AnswerBound int
 	// Observe, when set, is told of every finished call: the tool, its
 	// outcome ("ok" or the error class) and how long it took. Metrics hang
 	// here, so that they count exactly what the audit record says.
@@ -207,20 +210,23 @@ func rawArguments(req mcp.CallToolRequest) json.RawMessage {
 	return b
 }
 
-// succeed renders out as structuredContent plus the same JSON as text, for
-// clients that read only text.
+// succeed renders out as structuredContent plus its text rendering, within
+// the answer bound (answer.go).
 func (rt *Runtime) succeed(rec *record, out any) *mcp.CallToolResult {
-	text, err := encode(out)
+	r, err := Render(out, rt.AnswerBound)
 	if err != nil {
 		rec.err = &Error{Class: BackendError, Message: "internal error: result not encodable", Err: err}
 		return errorResult(rec.tool, rec.err)
 	}
-	rec.resultBytes = len(text)
+	rec.resultBytes = r.Size()
 	rec.resultItems = itemCount(out)
-	rec.touched = touchedBy(out)
-	// The same bytes serve both renderings: encoding the result once is a
+	if _, ok := out.(List); ok {
+		rec.resultItems = r.Records
+	}
+	rec.touched = touchedBy(r.Value)
+	// The structured JSON is encoded once: encoding the result is a
 	// measurable share of a call's CPU (BENCHMARKS.md).
-	return mcp.NewToolResultStructured(json.RawMessage(text), string(text))
+	return mcp.NewToolResultStructured(json.RawMessage(r.JSON), r.Text)
 }
 
 func (rt *Runtime) fail(t Tool, rec *record, e *Error) *mcp.CallToolResult {

@@ -140,3 +140,12 @@ func (l idList) String() string {
 	}
 	return strings.Join(ids, ",")
 }
+
+// SummaryIDs lists the ids of ss, in order.
+func SummaryIDs(ss []Summary) []string {
+	ids := make([]string, len(ss))
+	for i := range ss {
+		ids[i] = ss[i].ID
+	}
+	return ids
+}

@@ -29,16 +29,33 @@ type aiInterpreted struct {
 }
 
 type aiSearchOutput struct {
-	Companies      []tools.Company `json:"companies"`
+	Companies      []tools.Summary `json:"companies" text:"-"`
 	Total          int             `json:"total"`
 	Interpretation string          `json:"interpretation"`
 	Interpreted    aiInterpreted   `json:"interpreted"`
 	NotApplied     []string        `json:"not_applied" jsonschema:"Constraints not applied; filter the results yourself."`
+	Truncated      bool            `json:"truncated,omitempty"`
 	Note           string          `json:"note,omitempty"`
+
+	before, after string // the notes around the paging note
+	repeat        string // how to page through every match
+	atLeast       bool   // total is a lower bound
 }
 
-// ItemCount reports the companies returned, for the audit record.
-func (o aiSearchOutput) ItemCount() int { return len(o.Companies) }
+// Len, Lines and Cut make the answer a tools.List.
+func (o aiSearchOutput) Len() int        { return len(o.Companies) }
+func (o aiSearchOutput) Lines() []string { return summaryLines(o.Companies) }
+func (o aiSearchOutput) Cut(n, bound int) tools.List {
+	o.Companies, o.Truncated = o.Companies[:n], true
+	o.Note = tools.JoinNotes(o.before, fmt.Sprintf("Showing the best %d of %s matches, %s. Ask for a smaller limit, or to page through all of them, %s",
+		n, tools.Count(o.Total, o.atLeast), cutNote(bound), o.repeat), o.after)
+	return o
+}
+
+// Touched names the companies returned, for the audit record.
+func (o aiSearchOutput) Touched() tools.Touched {
+	return tools.Touched{Read: tools.IDs{Companies: tools.SummaryIDs(o.Companies)}}
+}
 
 // NewAiSearch returns the ai_search tool: a plain-English request, interpreted
 // by the backend into filters and keywords. Contract: query required (at most
@@ -70,7 +87,7 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 		return aiSearchOutput{}, err
 	}
 	out := aiSearchOutput{
-		Companies:      companiesFrom(res.Items),
+		Companies:      summariesFrom(res.Items, tools.DetailSummary),
 		Total:          res.Total,
 		Interpretation: res.Interpretation,
 		Interpreted:    interpreted(res),
@@ -79,17 +96,16 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 	if out.NotApplied == nil {
 		out.NotApplied = []string{}
 	}
-	var notes []string
 	if len(out.NotApplied) > 0 {
-		notes = append(notes, "Not expressed as filters, so check the results yourself: "+strings.Join(out.NotApplied, "; ")+".")
+		out.before = "Not expressed as filters, so check the results yourself: " + strings.Join(out.NotApplied, "; ") + "."
 	}
+	out.repeat, out.atLeast, out.after = repeatWith(out.Interpreted), res.TotalIsLowerBound, partial.Note()
+	page := tools.PageNote(len(out.Companies), out.Total, "", "companies")
 	if out.Total > len(out.Companies) {
-		notes = append(notes, fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, %s",
-			len(out.Companies), tools.Count(out.Total, res.TotalIsLowerBound), repeatWith(out.Interpreted)))
-	} else {
-		notes = append(notes, tools.PageNote(len(out.Companies), out.Total, "", "companies"))
+		page = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, %s",
+			len(out.Companies), tools.Count(out.Total, out.atLeast), out.repeat)
 	}
-	out.Note = tools.JoinNotes(append(notes, partial.Note())...)
+	out.Note = tools.JoinNotes(out.before, page, out.after)
 	return out, nil
 }
 

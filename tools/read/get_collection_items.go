@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
@@ -10,24 +11,41 @@ import (
 type getCollectionItemsInput struct {
 	CollectionID string `json:"collection_id" desc:"From list_collections or create_collection." max:"100"`
 	Limit        int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
-	Cursor       string `json:"cursor,omitempty" desc:"next_cursor of the previous page." max:"4096"`
+	Cursor       string `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
 }
 
 type collectionItem struct {
-	Company tools.Company `json:"company"`
+	Company tools.Summary `json:"company"`
 	AddedAt string        `json:"added_at"`
 }
 
 type getCollectionItemsOutput struct {
 	Collection tools.Collection `json:"collection"`
-	Items      []collectionItem `json:"items"`
+	Items      []collectionItem `json:"items" text:"-"`
 	Total      int              `json:"total"`
 	NextCursor string           `json:"next_cursor,omitempty"`
+	Truncated  bool             `json:"truncated,omitempty"`
 	Note       string           `json:"note,omitempty"`
+
+	at    tools.Position // where this page was fetched
+	after string         // the note after the paging note
 }
 
-// ItemCount reports the items returned, for the audit record.
-func (o getCollectionItemsOutput) ItemCount() int { return len(o.Items) }
+// Len, Lines and Cut make the answer a tools.List.
+func (o getCollectionItemsOutput) Len() int { return len(o.Items) }
+func (o getCollectionItemsOutput) Lines() []string {
+	out := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		out[i] = it.Company.Line() + " | added " + it.AddedAt
+	}
+	return out
+}
+func (o getCollectionItemsOutput) Cut(n, bound int) tools.List {
+	o.Items, o.Truncated, o.NextCursor = o.Items[:n], true, o.at.After(n)
+	o.Note = tools.JoinNotes(fmt.Sprintf("Showing %d of %d companies, %s; for the rest, call again with the same arguments "+
+		"and cursor set to next_cursor.", n, o.Total, cutNote(bound)), o.after)
+	return o
+}
 
 // Touched names the collection and the companies returned from it, for the
 // audit record.
@@ -56,20 +74,27 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 }
 
 func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
-	page, err := r.GetCollectionItems(ctx, in.CollectionID, &in.Limit, tools.Token(in.Cursor))
+	at, err := tools.ParseCursor(in.Cursor)
+	if err != nil {
+		return getCollectionItemsOutput{}, err
+	}
+	page, err := r.GetCollectionItems(ctx, in.CollectionID, &in.Limit, at.Token)
 	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return getCollectionItemsOutput{}, err
 	}
+	items := page.Items[min(at.Skip, len(page.Items)):]
 	out := getCollectionItemsOutput{
 		Collection: tools.CollectionFrom(&page.Collection),
-		Items:      make([]collectionItem, len(page.Items)),
+		Items:      make([]collectionItem, len(items)),
 		Total:      page.Total,
-		NextCursor: tools.Cursor(page.NextToken),
+		NextCursor: at.Next(page.NextToken),
+		at:         at,
+		after:      partial.Note(),
 	}
-	for i, it := range page.Items {
-		out.Items[i] = collectionItem{Company: companyFrom(&it.Company), AddedAt: tools.Timestamp(it.AddedAt)}
+	for i, it := range items {
+		out.Items[i] = collectionItem{Company: tools.SummaryOf(companyFrom(&it.Company), tools.DetailSummary), AddedAt: tools.Timestamp(it.AddedAt)}
 	}
-	out.Note = tools.JoinNotes(tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies"), partial.Note())
+	out.Note = tools.JoinNotes(tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies"), out.after)
 	return out, nil
 }

@@ -17,15 +17,34 @@ type getCompaniesBatchInput struct {
 }
 
 type getCompaniesBatchOutput struct {
-	Companies         []tools.Company `json:"companies"`
+	Companies         []tools.Company `json:"companies" text:"-"`
 	NotFound          []string        `json:"not_found"`
-	Failed            []string        `json:"failed,omitempty" jsonschema:"Ids not read this time (see note); retry them."`
+	Failed            []string        `json:"failed,omitempty"`
 	DuplicatesDropped []string        `json:"duplicates_dropped"`
+	Truncated         bool            `json:"truncated,omitempty"`
 	Note              string          `json:"note,omitempty"`
 }
 
-// ItemCount reports the companies returned, for the audit record.
-func (o getCompaniesBatchOutput) ItemCount() int { return len(o.Companies) }
+// Len, Lines and Cut make the answer a tools.List. A batch has no cursor:
+// a cut answer's note names the ids left out, to be asked for again.
+func (o getCompaniesBatchOutput) Len() int { return len(o.Companies) }
+func (o getCompaniesBatchOutput) Lines() []string {
+	out := make([]string, len(o.Companies))
+	for i := range o.Companies {
+		out[i] = o.Companies[i].Line()
+	}
+	return out
+}
+func (o getCompaniesBatchOutput) Cut(n, bound int) tools.List {
+	left := make([]string, 0, len(o.Companies)-n)
+	for _, c := range o.Companies[n:] {
+		left = append(left, c.ID)
+	}
+	o.Companies, o.Truncated = o.Companies[:n], true
+	o.Note = tools.JoinNotes(fmt.Sprintf("Returned %d of the %d companies found, %s; call again with the ids left out: %s.",
+		n, n+len(left), cutNote(bound), strings.Join(left, ", ")), o.Note)
+	return o
+}
 
 // Touched names the companies returned (not the ids asked for), for the
 // audit record.
@@ -41,7 +60,7 @@ func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
 		Name:        "get_companies_batch",
 		Title:       "Get several companies",
-		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids go to not_found. Prefer it to repeated get_company calls.",
+		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids go to not_found.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
 			return getCompaniesBatch(ctx, r, in)

@@ -9,7 +9,7 @@ import (
 
 type listCollectionsInput struct {
 	Limit  int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
-	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the previous page." max:"4096"`
+	Cursor string `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
 }
 
 type listCollectionsOutput struct {

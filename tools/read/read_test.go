@@ -12,6 +12,7 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
+	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/tooltest"
 )
 
@@ -76,6 +77,15 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 			wantToken:   nilString,
 		},
 		{
+			name:        "bounds past any company are sent as the ceilings, which select the same companies",
+			args:        `{"min_employees":2147483647,"founded_before":9999}`,
+			wantKeyword: nilString,
+			wantFilters: []string{},
+			wantBounds:  query.Bounds{MinEmployees: ptr(10_000_000), FoundedBefore: ptr(2100)},
+			wantLimit:   ptr(20),
+			wantToken:   nilString,
+		},
+		{
 			name:        "query alone sends an empty filter list",
 			args:        `{"query":"  solar  "}`,
 			wantKeyword: ptr("solar"),
@@ -96,7 +106,9 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 			r.AssertExpectations(t)
 			sc := tooltest.Structured(t, res)
 			assert.EqualValues(t, 41, sc["total"])
-			assert.Equal(t, "next", sc["next_cursor"])
+			at, err := tools.ParseCursor(sc["next_cursor"].(string))
+			require.NoError(t, err)
+			assert.Equal(t, tools.Position{Token: ptr("next")}, at, "next_cursor wraps the backend's token")
 			assert.Contains(t, sc["note"], "cursor")
 			if tt.wantNote != "" {
 				assert.Contains(t, sc["note"], tt.wantNote)
@@ -120,9 +132,9 @@ func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
 		{"unknown argument names the valid ones", `{"q":"x"}`, "q", "valid arguments are"},
 		{"min_employees above max_employees", `{"min_employees":500,"max_employees":50}`, "min_employees", "min_employees 500 is above max_employees 50"},
 		{"founded_after later than founded_before", `{"founded_after":2020,"founded_before":2010}`, "founded_after", "founded_after 2020 is later than founded_before 2010"},
-		{"negative min_employees", `{"min_employees":-1}`, "min_employees", "from 0 to 10000000"},
-		{"max_employees of zero", `{"max_employees":0}`, "max_employees", "from 1 to 10000000"},
-		{"founding year out of range", `{"founded_after":1066}`, "founded_after", "from 1800 to 2100"},
+		{"negative min_employees", `{"min_employees":-1}`, "min_employees", "at least 0"},
+		{"max_employees of zero", `{"max_employees":0}`, "max_employees", "at least 1"},
+		{"founding year out of range", `{"founded_after":1066}`, "founded_after", "at least 1800"},
 		{"founding year with a fraction", `{"founded_before":1999.5}`, "founded_before", "an integer"},
 		{"min_employees 0 alone is no filter", `{"min_employees":0}`, "query", "at least one filter"},
 	}

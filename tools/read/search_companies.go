@@ -14,28 +14,41 @@ type searchCompaniesInput struct {
 	Query      string   `json:"query,omitempty" desc:"Keywords, e.g. \"warehouse robotics\"." max:"200"`
 	Country    string   `json:"country,omitempty" desc:"ISO code or English name: \"US\", \"DEU\", \"United Kingdom\"." max:"100"`
 	Categories []string `json:"categories,omitempty" desc:"Any of these; exact names from companies://filters." max:"10"`
-	MinEmp     int      `json:"min_employees,omitempty" desc:"Inclusive." min:"0" max:"10000000"`
-	MaxEmp     int      `json:"max_employees,omitempty" desc:"Inclusive." min:"1" max:"10000000"`
-	FoundedGE  int      `json:"founded_after,omitempty" desc:"Year, inclusive." min:"1800" max:"2100"`
-	FoundedLE  int      `json:"founded_before,omitempty" desc:"Year, inclusive." min:"1800" max:"2100"`
+	MinEmp     int      `json:"min_employees,omitempty" desc:"Inclusive." min:"0"`
+	MaxEmp     int      `json:"max_employees,omitempty" desc:"Inclusive." min:"1"`
+	FoundedGE  int      `json:"founded_after,omitempty" desc:"Year, inclusive." min:"1800"`
+	FoundedLE  int      `json:"founded_before,omitempty" desc:"Year, inclusive." min:"1800"`
 	Limit      int      `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
-	Cursor     string   `json:"cursor,omitempty" desc:"Previous next_cursor; keep the other arguments." max:"4096"`
+	Cursor     string   `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
+	IDsOnly    bool     `json:"ids_only,omitempty" desc:"Id and name only, for long lists."`
 }
 
 type searchCompaniesOutput struct {
-	Companies      []tools.Company `json:"companies"`
+	Companies      []tools.Summary `json:"companies" text:"-" jsonschema:"Summaries; descriptions in the text."`
 	Total          int             `json:"total"`
 	NextCursor     string          `json:"next_cursor,omitempty"`
 	AppliedFilters []string        `json:"applied_filters"`
+	Truncated      bool            `json:"truncated,omitempty"`
 	Note           string          `json:"note,omitempty"`
+
+	at            tools.Position // where this page was fetched
+	before, after string         // the notes around the paging note
+	atLeast       bool           // total is a lower bound
 }
 
-// ItemCount reports the companies returned, for the audit record.
-func (o searchCompaniesOutput) ItemCount() int { return len(o.Companies) }
+// Len, Lines and Cut make the answer a tools.List.
+func (o searchCompaniesOutput) Len() int        { return len(o.Companies) }
+func (o searchCompaniesOutput) Lines() []string { return summaryLines(o.Companies) }
+func (o searchCompaniesOutput) Cut(n, bound int) tools.List {
+	o.Companies, o.Truncated, o.NextCursor = o.Companies[:n], true, o.at.After(n)
+	o.Note = tools.JoinNotes(o.before, fmt.Sprintf("Showing %d of %s companies, %s; for the rest, call again with the same arguments "+
+		"and cursor set to next_cursor (ids_only fits more in an answer).", n, tools.Count(o.Total, o.atLeast), cutNote(bound)), o.after)
+	return o
+}
 
 // Touched names the companies returned, for the audit record.
 func (o searchCompaniesOutput) Touched() tools.Touched {
-	return tools.Touched{Read: tools.IDs{Companies: tools.CompanyIDs(o.Companies)}}
+	return tools.Touched{Read: tools.IDs{Companies: tools.SummaryIDs(o.Companies)}}
 }
 
 // NewSearchCompanies returns the search_companies tool: keyword search with
@@ -55,7 +68,7 @@ func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 		Title: "Search companies",
 		Description: "Find companies by keywords, filters or both. " +
 			"All query words must match (no OR): name, description, categories, city. " +
-			"Full profile: get_company; plain English: ai_search.",
+			"Profiles: get_company; plain English: ai_search.",
 		Hints:    readHints,
 		NextStep: filtersNextStep,
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
@@ -77,6 +90,10 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	if in.FoundedGE != 0 && in.FoundedLE != 0 && in.FoundedGE > in.FoundedLE {
 		return searchCompaniesOutput{}, tools.Invalid("founded_after",
 			fmt.Sprintf("founded_after %d is later than founded_before %d; both years are inclusive, so give after ≤ before", in.FoundedGE, in.FoundedLE))
+	}
+	at, err := tools.ParseCursor(in.Cursor)
+	if err != nil {
+		return searchCompaniesOutput{}, err
 	}
 	var notes []string
 	filters := []string{}
@@ -110,40 +127,55 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 		// Nothing to ask the backend: it would refuse a country it has no
 		// company in, and "invalid" would mislead about a real country.
 		notes = append(notes, notCoveredNote(*want, voc))
-		return searchCompaniesOutput{Companies: []tools.Company{}, AppliedFilters: filters, Note: tools.JoinNotes(notes...)}, nil
+		return searchCompaniesOutput{Companies: []tools.Summary{}, AppliedFilters: filters, Note: tools.JoinNotes(notes...)}, nil
 	}
 
-	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &in.Limit, tools.Token(in.Cursor))
+	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &in.Limit, at.Token)
 	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return searchCompaniesOutput{}, err
 	}
+	items := page.Items[min(at.Skip, len(page.Items)):]
 	out := searchCompaniesOutput{
-		Companies:      companiesFrom(page.Items),
+		Companies:      summariesFrom(items, detail(in.IDsOnly)),
 		Total:          page.Total,
-		NextCursor:     tools.Cursor(page.NextToken),
+		NextCursor:     at.Next(page.NextToken),
 		AppliedFilters: filters,
+		at:             at,
+		atLeast:        page.TotalIsLowerBound,
+		before:         tools.JoinNotes(notes...),
 	}
-	notes = append(notes, tools.SearchPageNote(len(out.Companies), out.Total, page.TotalIsLowerBound, out.NextCursor, "companies"))
 	if out.Total == 0 && len(filters) > 0 {
-		notes = append(notes, emptyNote(voc, want, categories))
+		out.after = emptyNote(voc, want, categories)
 	}
-	out.Note = tools.JoinNotes(append(notes, partial.Note())...)
+	out.after = tools.JoinNotes(out.after, partial.Note())
+	out.Note = tools.JoinNotes(out.before, tools.SearchPageNote(len(out.Companies), out.Total, out.atLeast, out.NextCursor, "companies"), out.after)
 	return out, nil
 }
 
 // searchBounds turns the range arguments into the backend's bounds; 0 is an
 // absent argument (min_employees 0 bounds nothing, so it is absent too).
+// A bound past any company is held to these ceilings, which select the same
+// companies: the schema spends no catalogue bytes on maxima, and the backend
+// gets a 32-bit Int whatever was sent.
 func searchBounds(in searchCompaniesInput) query.Bounds {
-	opt := func(n int) *int {
+	opt := func(n, ceiling int) *int {
 		if n == 0 {
 			return nil
 		}
+		n = min(n, ceiling)
 		return &n
 	}
-	return query.Bounds{MinEmployees: opt(in.MinEmp), MaxEmployees: opt(in.MaxEmp),
-		FoundedAfter: opt(in.FoundedGE), FoundedBefore: opt(in.FoundedLE)}
+	return query.Bounds{MinEmployees: opt(in.MinEmp, maxEmployees), MaxEmployees: opt(in.MaxEmp, maxEmployees),
+		FoundedAfter: opt(in.FoundedGE, maxYear), FoundedBefore: opt(in.FoundedLE, maxYear)}
 }
+
+// The ceilings of searchBounds: more employees than any company has, a
+// year after any founding.
+const (
+	maxEmployees = 10_000_000
+	maxYear      = 2100
+)
 
 // unknownCountry refuses a country that could not be read, with close
 // matches.

@@ -1,0 +1,199 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// An answer reaches the client in two renderings: structuredContent (JSON
+// validated against the outputSchema, for programs) and a text content
+// block, which is what most clients hand the model. A list answer's text is
+// written for the model: its note, then one line per record, then the
+// answer's other fields as "name: value" lines, so nothing a program sees is
+// missing from it. Other answers' text is their JSON.
+//
+// Every answer is bounded in bytes (DESIGN.md, "Agent contract"). The size
+// counted is both renderings as they sit in the result on the wire: the
+// structuredContent JSON plus the text content as a JSON string (quotes and
+// escapes included), without the JSON-RPC envelope around them. Past the
+// bound, a list answer is cut at a whole record and says so (Cut).
+
+// DefaultAnswerBound is the answer bound unless configured: 16 KiB.
+const DefaultAnswerBound = 16 << 10
+
+// MinAnswerBound is the smallest configurable bound: below it a single
+// record with its note might not fit.
+const MinAnswerBound = 2 << 10
+
+// A List is an answer made of records, which the pipeline may cut to fit
+// the answer bound and renders as lines of text.
+type List interface {
+	// Len is the number of records.
+	Len() int
+	// Cut returns the answer holding only its first n records (1 ≤ n <
+	// Len), with truncated set and a note saying what was left out and how
+	// to get it; bound is the bound it was cut to, for the note.
+	Cut(n, bound int) List
+	// Lines renders the records, one line each, for the text content.
+	Lines() []string
+}
+
+// Rendered is an answer in its two renderings.
+type Rendered struct {
+	JSON []byte
+	Text string
+	// Records is how many records a List answer kept.
+	Records int
+	// Value is the answer rendered: a cut List is a copy of the one given.
+	Value any
+}
+
+// Size is what the answer bound counts: the structured JSON plus the text
+// as a JSON string.
+func (r Rendered) Size() int { return len(r.JSON) + jsonStringLen(r.Text) }
+
+// Render renders out, cutting a List answer to fit bound (0 means
+// DefaultAnswerBound). A list is never cut below one record, so that a
+// caller following cursors always moves on.
+func Render(out any, bound int) (Rendered, error) {
+	if bound <= 0 {
+		bound = DefaultAnswerBound
+	}
+	r, err := render(out)
+	if err != nil {
+		return r, err
+	}
+	l, ok := out.(List)
+	if !ok || r.Size() <= bound || l.Len() <= 1 {
+		return r, nil
+	}
+	// The largest prefix that fits: sizes grow with n, so a binary search
+	// renders about log2(Len) candidates.
+	lo, hi := 1, l.Len()-1
+	best, err := render(l.Cut(1, bound))
+	if err != nil {
+		return best, err
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		c, err := render(l.Cut(mid, bound))
+		if err != nil {
+			return c, err
+		}
+		if c.Size() <= bound {
+			lo, best = mid, c
+		} else {
+			hi = mid - 1
+		}
+	}
+	return best, nil
+}
+
+func render(out any) (Rendered, error) {
+	b, err := encode(out)
+	if err != nil {
+		return Rendered{}, err
+	}
+	r := Rendered{JSON: b, Text: string(b), Value: out}
+	if l, ok := out.(List); ok {
+		r.Text, r.Records = listText(out, l.Lines()), l.Len()
+	}
+	return r, nil
+}
+
+// listText renders a list answer for the model: the note, the record lines,
+// then every other non-empty field of the answer as "name: value". The
+// records' own field is the one tagged text:"-".
+func listText(out any, lines []string) string {
+	v := reflect.Indirect(reflect.ValueOf(out))
+	t := v.Type()
+	var b strings.Builder
+	var rest []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" || f.Tag.Get("text") == "-" {
+			continue
+		}
+		val := textValue(v.Field(i))
+		switch {
+		case val == "":
+		case name == "note":
+			b.WriteString(val)
+			b.WriteByte('\n')
+		default:
+			rest = append(rest, name+": "+val)
+		}
+	}
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(strings.Join(rest, "\n"))
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// textValue renders one field for the text content; "" leaves it out.
+func textValue(v reflect.Value) string {
+	if v.IsZero() {
+		return ""
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		return textValue(v.Elem())
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Slice:
+		if v.Len() == 0 {
+			return ""
+		}
+		if s, ok := v.Interface().([]string); ok {
+			return strings.Join(s, ", ")
+		}
+	}
+	b, err := encode(v.Interface())
+	if err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	return string(b)
+}
+
+// jsonStringLen is the length of s encoded as a JSON string without HTML
+// escaping, as encode writes it.
+func jsonStringLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+// marshalString is a check on jsonStringLen in tests.
+var marshalString = json.Marshal
