@@ -152,6 +152,8 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	status.Limits = map[string]string{
 		"search_companies.limit":        "1-100, default 20",
+		"search_companies.categories":   "at most 10, names from " + FiltersURI,
+		"request_email_discovery.roles": "at most 10",
 		"ai_search.limit":               "1-50, default 10",
 		"get_companies_batch.ids":       "1-50 after de-duplication",
 		"add_to_collection.company_ids": "1-50 after de-duplication",

@@ -464,6 +464,7 @@ func caseBadArguments(ctx context.Context, e *env, _ int) error {
 	}{
 		{e.ro, "search_companies", map[string]any{"query": "software", "limit": 1000}},
 		{e.ro, "search_companies", map[string]any{"country": "Atlantis"}},
+		{e.ro, "search_companies", map[string]any{"categories": []string{"Fintec"}}},
 		{e.ro, "get_company", map[string]any{}},
 		{e.ro, "ai_search", map[string]any{"query": strings.Repeat("x", 5000)}},
 		{e.rw, "create_collection", map[string]any{"name": ""}},
