@@ -15,6 +15,11 @@
 // (package graphql) names the operation, the HTTP status and AppSync's
 // errorType.
 //
+// Export: OTLP over HTTP (protobuf), in batches, by the SDK's otlptrace
+// exporter and a small client of this package's (otlphttp.go says why not
+// otlptracehttp); what is queued is flushed when the server stops, for at
+// most ShutdownTimeout.
+//
 // Parents: the W3C trace context a client puts in params._meta
 // (traceparent, tracestate, baggage), as the MCP conventions ask; on HTTP,
 // else the request's traceparent header (and when both are there and
