@@ -66,6 +66,8 @@ func TestMisconfigurationStopsStartUpWithOneLine(t *testing.T) {
 		{"number variable out of range", []string{"--embedded"}, map[string]string{"MCP_COMPANIES": "99999999999999999999"}, "MCP_COMPANIES: \"99999999999999999999\" is out of range"},
 		{"companies out of range", []string{"--embedded", "--companies", "-5"}, nil, "--companies (MCP_COMPANIES): -5 is out of range; give 1 to"},
 		{"timeout zero", append([]string{"--timeout", "0s"}, endpoint...), nil, "--timeout: 0s is out of range"},
+		{"answer bound below one record's room", append([]string{"--max-answer-bytes", "100"}, endpoint...), nil, "--max-answer-bytes (MCP_MAX_ANSWER_BYTES): 100 is out of range; give 2048 to 1048576"},
+		{"answer bound from the environment", endpoint, map[string]string{"MCP_MAX_ANSWER_BYTES": "99999999"}, "--max-answer-bytes (MCP_MAX_ANSWER_BYTES): 99999999 is out of range"},
 		{"timeout an hour", append([]string{"--timeout", "1h"}, endpoint...), nil, "--timeout: 1h0m0s is out of range"},
 		{"rate-limit spec, before the embedded backend starts", []string{"--embedded", "--rate-limit", "ai_search=lots"}, nil, "--rate-limit"},
 		{"rate-limit spec from the environment", endpoint, map[string]string{"RATE_LIMITS": "no_such_tool=1/m"}, "no_such_tool"},

@@ -89,6 +89,11 @@ type session struct {
 }
 
 func newSession(t *testing.T, hdrs map[string]string, timeout time.Duration) *session {
+	return newBoundedSession(t, hdrs, timeout, 0)
+}
+
+// newBoundedSession is newSession with an answer bound (0: the default).
+func newBoundedSession(t *testing.T, hdrs map[string]string, timeout time.Duration, answerBound int) *session {
 	srv := backend(t)
 	client := instantRetries(graphql.NewClient(srv.URL(), &http.Client{Transport: headers{hdrs, http.DefaultTransport}}, timeout))
 	all, err := ParseMutations("true")
@@ -98,7 +103,7 @@ func newSession(t *testing.T, hdrs map[string]string, timeout time.Duration) *se
 		Writer:         mutation.NewWriter(client),
 		Mutations:      all,
 		Limiter:        ratelimit.New(nil),
-		Runtime:        tools.Runtime{Logger: slog.New(slog.DiscardHandler)},
+		Runtime:        tools.Runtime{Logger: slog.New(slog.DiscardHandler), AnswerBound: answerBound},
 		Version:        "test",
 		ValidateOutput: true,
 	})

@@ -161,3 +161,20 @@ func TestReplies(t *testing.T) {
 	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"a \"quoted\" word","data":{"k":1}}}`,
 		string(ErrorReply(ID{}, &Error{CodeInvalidRequest, `a "quoted" word`, json.RawMessage(`{"k":1}`)})))
 }
+
+func TestResultReplyCarriesNoHTMLEscapes(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"t":"R\u0026D \u003clabs\u003e"}`:               `{"t":"R&D <labs>"}`,
+		`{"t":"upper \u003C\u003E"}`:                      `{"t":"upper <>"}`,
+		`{"t":"a backslash, then text: \\u0026"}`:         `{"t":"a backslash, then text: \\u0026"}`,
+		`{"t":"two: \\\u0026"}`:                           `{"t":"two: \\&"}`,
+		`{"t":"other escapes stay: \u00e9 \n \" \u2028"}`: `{"t":"other escapes stay: \u00e9 \n \" \u2028"}`,
+		`{"ok":true}`: `{"ok":true}`,
+	} {
+		id, perr := ParseID(json.RawMessage("1"))
+		require.Nil(t, perr)
+		got := ResultReply(id, json.RawMessage(in))
+		assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":`+want+`}`, string(got), in)
+		assert.True(t, json.Valid(got), string(got))
+	}
+}

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -194,6 +193,3 @@ func jsonStringLen(s string) int {
 	}
 	return n
 }
-
-// marshalString is a check on jsonStringLen in tests.
-var marshalString = json.Marshal

@@ -137,6 +137,7 @@ func TestSearchCompaniesRefusesBeforeAnyBackendCall(t *testing.T) {
 		{"founding year out of range", `{"founded_after":1066}`, "founded_after", "at least 1800"},
 		{"founding year with a fraction", `{"founded_before":1999.5}`, "founded_before", "an integer"},
 		{"min_employees 0 alone is no filter", `{"min_employees":0}`, "query", "at least one filter"},
+		{"an altered cursor names the cursor argument", `{"query":"x","cursor":"c1.AAAAAAAAAAAA"}`, "cursor", "pass back the previous answer's next_cursor"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,37 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestShorten(t *testing.T) {
+	assert.Equal(t, "short", Shorten("short", 20))
+	two := "Acme builds robots for warehouses. It also sells software for farms and much more besides."
+	assert.Equal(t, "Acme builds robots for warehouses. …", Shorten(two, 60), "a whole sentence when it keeps half")
+	words := "Acme builds robots for warehouses and sells software for farms and much more besides"
+	got := Shorten(words, 40)
+	assert.Equal(t, "Acme builds robots for warehouses and…", got, "else a word boundary")
+	for _, n := range []int{10, 40, 120} {
+		s := Shorten(strings.Repeat("ü ", 200), n)
+		assert.LessOrEqual(t, utf8.RuneCountInString(s), n)
+		assert.True(t, utf8.ValidString(s))
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	emp, year := 250, 2012
+	c := Company{ID: "cmp_7", Name: "Acme", Domain: "acme.example", Website: "https://acme.example", Country: "Germany", CountryCode: "DE",
+		City: "Berlin", Categories: []string{"Robotics", "Logistics"}, EmployeeCount: &emp, FoundedYear: &year,
+		Description: "Acme builds\nrobots.", UpdatedAt: "2026-01-02T00:00:00Z"}
+	s := SummaryOf(c, DetailSummary)
+	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | Acme builds robots.", s.Line())
+	ids := SummaryOf(c, DetailIDs)
+	assert.Equal(t, Summary{ID: "cmp_7", Name: "Acme"}, ids)
+	assert.Equal(t, "cmp_7 | Acme", ids.Line())
+	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | Acme builds robots. | updated 2026-01-02T00:00:00Z",
+		c.Line(), "a full profile: the website is the domain's, so it is left out")
+}
