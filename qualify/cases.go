@@ -23,6 +23,7 @@ type (
 		Name          string   `json:"name"`
 		Domain        string   `json:"domain"`
 		CountryCode   string   `json:"country_code"`
+		City          string   `json:"city"`
 		Categories    []string `json:"categories"`
 		EmployeeCount *int     `json:"employee_count"`
 		FoundedYear   *int     `json:"founded_year"`
@@ -31,6 +32,7 @@ type (
 		Companies      []mCompany `json:"companies"`
 		Total          int        `json:"total"`
 		NextCursor     string     `json:"next_cursor"`
+		Truncated      bool       `json:"truncated"`
 		AppliedFilters []string   `json:"applied_filters"`
 		NotFound       []string   `json:"not_found"`
 	}
@@ -108,22 +110,32 @@ func same(what string, viaMCP, viaGraphQL any) error {
 	return fmt.Errorf("%s differs: MCP %v, GraphQL %v", what, viaMCP, viaGraphQL)
 }
 
-// compareList compares companies of a list answer on id, name and country.
+// compareList compares the companies of a list answer, in order, on every
+// field of a summary record.
 func compareList(m []mCompany, g []gCompany) error {
 	if len(m) != len(g) {
 		return fmt.Errorf("MCP returned %d companies, GraphQL %d", len(m), len(g))
 	}
 	for i := range m {
-		if err := same(fmt.Sprintf("company %d", i), [3]string{m[i].ID, m[i].Name, m[i].CountryCode}, [3]string{g[i].ID, g[i].Name, g[i].CountryCode}); err != nil {
-			return err
+		if err := compareFull(m[i], g[i]); err != nil {
+			return fmt.Errorf("company %d (%s): %w", i, g[i].ID, err)
 		}
 	}
 	return nil
 }
 
-// compareFull compares one profile on every field both carry.
+// compareFull compares one company on the fields of a summary record, which
+// a full profile carries too: id, name, domain, country code, city,
+// categories, employee count, founding year.
 func compareFull(m mCompany, g gCompany) error {
-	if err := compareList([]mCompany{m}, []gCompany{g}); err != nil {
+	if err := same("id, name, country_code", [3]string{m.ID, m.Name, m.CountryCode}, [3]string{g.ID, g.Name, g.CountryCode}); err != nil {
+		return err
+	}
+	city := ""
+	if g.City != nil {
+		city = *g.City
+	}
+	if err := same("city", m.City, city); err != nil {
 		return err
 	}
 	if err := same("domain", m.Domain, g.Domain); err != nil {
@@ -187,6 +199,7 @@ func cases() []caseDef {
 		{"refusal: over the limit → rate_limited", []string{"get_company"}, caseRateLimited},
 		{"paging: search_companies visits total once each", []string{"search_companies"}, casePagingSearch},
 		{"paging: get_collection_items visits total once each", []string{"get_collection_items"}, casePagingItems},
+		{"paging: search_companies limit=100, cut by the answer bound, visits total once each", []string{"search_companies"}, casePagingBounded},
 		{"round trip: search → get_company → create (dry run, then real) → add (dry run, then real) → items", []string{"search_companies", "get_company", "create_collection", "add_to_collection", "get_collection_items"}, caseRoundTrip},
 	}
 }
@@ -352,7 +365,18 @@ func caseItems(ctx context.Context, e *env, _ int) error {
 	for i, it := range g.Items {
 		gids[i] = it.Company.ID
 	}
-	return same("item ids", m.itemIDs(), gids)
+	if err := same("item ids", m.itemIDs(), gids); err != nil {
+		return err
+	}
+	for i, it := range m.Items {
+		if it.Company == nil {
+			return fmt.Errorf("item %d carries no company summary", i)
+		}
+		if err := compareFull(*it.Company, g.Items[i].Company); err != nil {
+			return fmt.Errorf("item %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // caseCreate creates a collection over MCP, then asks the backend to create
@@ -506,30 +530,55 @@ func caseRateLimited(ctx context.Context, e *env, _ int) error {
 
 // casePagingSearch follows next_cursor over a query with a modest total.
 func casePagingSearch(ctx context.Context, e *env, _ int) error {
-	args := map[string]any{"country": e.fx.paging.Code, "limit": 7}
+	_, err := pageSearch(ctx, e, 7)
+	return err
+}
+
+// casePagingBounded pages the same query a hundred at a time: a hundred
+// summaries are past the answer bound, so pages are cut at a whole company
+// and their cursors must continue exactly there.
+func casePagingBounded(ctx context.Context, e *env, _ int) error {
+	cut, err := pageSearch(ctx, e, 100)
+	if err != nil {
+		return err
+	}
+	if cut == 0 {
+		return fmt.Errorf("no page was cut by the answer bound, so the case checked nothing it names (paging country %s)", e.fx.paging.Code)
+	}
+	return nil
+}
+
+// pageSearch follows next_cursor over the paging country at limit, checks
+// that it visits total companies once each, and returns how many pages the
+// answer bound cut.
+func pageSearch(ctx context.Context, e *env, limit int) (cut int, err error) {
+	args := map[string]any{"country": e.fx.paging.Code, "limit": limit}
 	seen := map[string]bool{}
 	total := -1
 	for page := 0; ; page++ {
 		if page > 100 {
-			return fmt.Errorf("more than 100 pages for a total of %d", total)
+			return cut, fmt.Errorf("more than 100 pages for a total of %d", total)
 		}
 		c, err := e.call(ctx, e.ro, "search_companies", args)
 		if err != nil {
-			return err
+			return cut, err
 		}
 		var m mList
 		if err := c.decode(&m); err != nil {
-			return fmt.Errorf("page %d: %w", page, err)
+			return cut, fmt.Errorf("page %d: %w", page, err)
 		}
 		if total >= 0 && m.Total != total {
-			return fmt.Errorf("page %d: total changed from %d to %d", page, total, m.Total)
+			return cut, fmt.Errorf("page %d: total changed from %d to %d", page, total, m.Total)
 		}
 		total = m.Total
 		for _, co := range m.Companies {
 			if seen[co.ID] {
-				return fmt.Errorf("page %d: %s seen twice", page, co.ID)
+				return cut, fmt.Errorf("page %d: %s seen twice", page, co.ID)
 			}
 			seen[co.ID] = true
+		}
+		if m.Truncated {
+			cut++
 		}
 		if m.NextCursor == "" {
 			break
@@ -537,13 +586,13 @@ func casePagingSearch(ctx context.Context, e *env, _ int) error {
 		args["cursor"] = m.NextCursor
 	}
 	if len(seen) != total {
-		return fmt.Errorf("visited %d companies, total says %d", len(seen), total)
+		return cut, fmt.Errorf("visited %d companies, total says %d", len(seen), total)
 	}
 	g, err := e.d.search(ctx, "", []string{"countries;" + e.fx.paging.Value}, 1, "")
 	if err != nil {
-		return err
+		return cut, err
 	}
-	return same("total", total, g.Total)
+	return cut, same("total", total, g.Total)
 }
 
 // casePagingItems pages through the fixture collection three at a time.

@@ -19,7 +19,9 @@ type Profile map[string]Ceiling
 
 // profileJSON is the checked-in profile. Its latency ceilings are set for a
 // loaded 2-core CI machine, far above an idle one's figures; its sizes
-// are the answers' budgets for the suite's requests (limits of 5 to 100).
+// are the answers' budgets for the suite's requests (limits of 5 to 100); the
+// list tools' answers are bounded at 16 KiB (tools.DefaultAnswerBound, both
+// renderings), plus the result's envelope.
 //
 //go:embed profile.json
 var profileJSON []byte
