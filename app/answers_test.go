@@ -102,3 +102,14 @@ func TestStatusStatesTheAnswerBound(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(text), &st))
 	assert.True(t, strings.HasPrefix(st.Limits["answer_bytes"], "5000: structuredContent JSON plus the text content"), st.Limits["answer_bytes"])
 }
+
+func TestBoundedCollectionListsVisitEveryCollectionOnce(t *testing.T) {
+	s := newBoundedSession(t, map[string]string{"x-test-user": "bounded-lists"}, 0, 2048)
+	for i := range 12 {
+		s.ok("create_collection", fmt.Sprintf(`{"name":"List %02d","description":%q}`, i, strings.Repeat("prospects to call back ", 8)))
+	}
+	ids, total, cut := pageAll(t, s, "list_collections", `{"limit":100}`, "collections")
+	assert.Equal(t, 12, total)
+	assert.Greater(t, cut, 0, "the bound cut pages")
+	assertOnceEach(t, ids, total)
+}

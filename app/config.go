@@ -153,5 +153,5 @@ const maxAnswerBytes = 1 << 20
 
 // maxAnswerUsage describes --max-answer-bytes in --help.
 var maxAnswerUsage = fmt.Sprintf("the most bytes one tool answer may carry, its structured JSON and its text counted; "+
-	"a list answer past it is cut at a whole company, with truncated: true, a note and a cursor to the rest; %d to %d (env MCP_MAX_ANSWER_BYTES)",
+	"a list answer past it is cut at a whole record, with truncated: true, a note and a cursor to the rest; %d to %d (env MCP_MAX_ANSWER_BYTES)",
 	tools.MinAnswerBound, maxAnswerBytes)

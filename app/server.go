@@ -197,6 +197,6 @@ func answerLimit(bound int) string {
 	if bound <= 0 {
 		bound = tools.DefaultAnswerBound
 	}
-	return fmt.Sprintf("%d: structuredContent JSON plus the text content as a JSON string; a list answer past it is cut at a whole company "+
+	return fmt.Sprintf("%d: structuredContent JSON plus the text content as a JSON string; a list answer past it is cut at a whole record "+
 		"with truncated: true, a note and, where the tool pages, a next_cursor to the rest", bound)
 }

@@ -2,23 +2,6 @@ package tools
 
 import "fmt"
 
-// Cursor turns the backend's nextToken into the cursor a tool returns: the
-// token itself, opaque to the caller, or "" on the last page.
-func Cursor(nextToken *string) string {
-	if nextToken == nil {
-		return ""
-	}
-	return *nextToken
-}
-
-// Token turns a cursor argument back into the backend's nextToken.
-func Token(cursor string) *string {
-	if cursor == "" {
-		return nil
-	}
-	return &cursor
-}
-
 // PageNote tells the caller where a page stands and how to get the next one.
 // noun is plural ("companies").
 func PageNote(shown, total int, nextCursor, noun string) string {

@@ -240,3 +240,12 @@ func (c Company) Line() string {
 	}
 	return b.String()
 }
+
+// Line renders a collection as one line of text for a model.
+func (c Collection) Line() string {
+	line := fmt.Sprintf("%s | %s | %d companies | created %s | updated %s", c.ID, c.Name, c.ItemCount, c.CreatedAt, c.UpdatedAt)
+	if c.Description != "" {
+		line += " | " + oneLine(c.Description)
+	}
+	return line
+}

@@ -40,8 +40,11 @@ func summaryLines(s []tools.Summary) []string {
 
 // cutNote says why an answer holds fewer companies than asked: the answer
 // bound.
-func cutNote(bound int) string {
-	return "cut at a whole company to stay within the " + boundText(bound) + " answer size bound"
+func cutNote(bound int) string { return cutAt("company", bound) }
+
+// cutAt says why an answer holds fewer records than asked.
+func cutAt(record string, bound int) string {
+	return "cut at a whole " + record + " to stay within the " + boundText(bound) + " answer size bound"
 }
 
 // boundText renders the answer bound for a note.

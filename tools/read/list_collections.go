@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
@@ -13,14 +14,31 @@ type listCollectionsInput struct {
 }
 
 type listCollectionsOutput struct {
-	Collections []tools.Collection `json:"collections"`
+	Collections []tools.Collection `json:"collections" text:"-"`
 	Total       int                `json:"total"`
 	NextCursor  string             `json:"next_cursor,omitempty"`
+	Truncated   bool               `json:"truncated,omitempty"`
 	Note        string             `json:"note,omitempty"`
+
+	at    tools.Position // where this page was fetched
+	after string         // the note after the paging note
 }
 
-// ItemCount reports the collections returned, for the audit record.
-func (o listCollectionsOutput) ItemCount() int { return len(o.Collections) }
+// Len, Lines and Cut make the answer a tools.List.
+func (o listCollectionsOutput) Len() int { return len(o.Collections) }
+func (o listCollectionsOutput) Lines() []string {
+	out := make([]string, len(o.Collections))
+	for i, c := range o.Collections {
+		out[i] = c.Line()
+	}
+	return out
+}
+func (o listCollectionsOutput) Cut(n, bound int) tools.List {
+	o.Collections, o.Truncated, o.NextCursor = o.Collections[:n], true, o.at.After(n)
+	o.Note = tools.JoinNotes(fmt.Sprintf("Showing %d of %d collections, %s; for the rest, call again with the same arguments "+
+		"and cursor set to next_cursor.", n, o.Total, cutAt("collection", bound)), o.after)
+	return o
+}
 
 // Touched names the collections listed, for the audit record.
 func (o listCollectionsOutput) Touched() tools.Touched {
@@ -44,15 +62,21 @@ func NewListCollections(r query.Reader) tools.Tool {
 }
 
 func listCollections(ctx context.Context, r query.Reader, in listCollectionsInput) (listCollectionsOutput, error) {
-	page, err := r.ListCollections(ctx, &in.Limit, tools.Token(in.Cursor))
+	at, err := tools.ParseCursor(in.Cursor)
+	if err != nil {
+		return listCollectionsOutput{}, err
+	}
+	page, err := r.ListCollections(ctx, &in.Limit, at.Token)
 	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return listCollectionsOutput{}, err
 	}
-	out := listCollectionsOutput{Collections: make([]tools.Collection, len(page.Items)), Total: page.Total, NextCursor: tools.Cursor(page.NextToken)}
-	for i := range page.Items {
-		out.Collections[i] = tools.CollectionFrom(&page.Items[i])
+	items := page.Items[min(at.Skip, len(page.Items)):]
+	out := listCollectionsOutput{Collections: make([]tools.Collection, len(items)), Total: page.Total,
+		NextCursor: at.Next(page.NextToken), at: at, after: partial.Note()}
+	for i := range items {
+		out.Collections[i] = tools.CollectionFrom(&items[i])
 	}
-	out.Note = tools.JoinNotes(tools.PageNote(len(out.Collections), out.Total, out.NextCursor, "collections"), partial.Note())
+	out.Note = tools.JoinNotes(tools.PageNote(len(out.Collections), out.Total, out.NextCursor, "collections"), out.after)
 	return out, nil
 }
