@@ -175,17 +175,21 @@ func pageFromGraphQL(raw []byte) (page, error) {
 	return p, nil
 }
 
-// pageFromTool reads our search_companies result's text content (the same
-// JSON as its structuredContent).
-func pageFromTool(text string) (page, error) {
+// pageFromTool reads our search_companies result's structuredContent (its
+// text is a rendering for the model), as the client decoded it.
+func pageFromTool(structured any) (page, error) {
+	raw, err := json.Marshal(structured)
+	if err != nil {
+		return page{}, fmt.Errorf("encoding a search_companies result again: %w", err)
+	}
 	var out struct {
 		Companies []struct {
 			ID string `json:"id"`
 		} `json:"companies"`
 		Total int `json:"total"`
 	}
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return page{}, fmt.Errorf("decoding a search_companies result: %w: %.200s", err, text)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return page{}, fmt.Errorf("decoding a search_companies result's structuredContent: %w: %.200s", err, raw)
 	}
 	p := page{Total: out.Total}
 	for _, c := range out.Companies {

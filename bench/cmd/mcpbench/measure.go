@@ -243,7 +243,7 @@ func checkSame(ctx context.Context, d *direct, body []byte, ours, peer, floor *s
 	if err != nil {
 		return err
 	}
-	got, err := pageFromTool(resultText(res))
+	got, err := pageFromTool(res.StructuredContent)
 	if err != nil {
 		return err
 	}
