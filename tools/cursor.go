@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"strings"
 )
 
@@ -64,6 +65,17 @@ func ParseCursor(cursor string) (Position, error) {
 		p.Token = &tok
 	}
 	return p, nil
+}
+
+// Fits refuses a page size that cannot continue p: a cursor that skips k
+// records of a page needs a page of more than k, or what it skipped would
+// be paged over again.
+func (p Position) Fits(limit int) error {
+	if p.Skip > 0 && limit <= p.Skip {
+		return Invalid("limit", fmt.Sprintf("this cursor continues past the first %d companies of a page; "+
+			"call again with the limit you paged with (more than %d)", p.Skip, p.Skip))
+	}
+	return nil
 }
 
 // Cursor renders p as a cursor argument.

@@ -69,3 +69,15 @@ func TestAlteredOrMadeUpCursorsAreRefusedOnTheCursorArgument(t *testing.T) {
 		})
 	}
 }
+
+func TestACursorThatSkipsNeedsALargerPage(t *testing.T) {
+	p := Position{Token: Ptr("t"), Skip: 38}
+	assert.NoError(t, p.Fits(100))
+	assert.NoError(t, p.Fits(39))
+	err := p.Fits(38)
+	var e *Error
+	require.True(t, errors.As(err, &e))
+	assert.Equal(t, "limit", e.Fields[0].Field)
+	assert.Contains(t, e.Message, "the limit you paged with")
+	assert.NoError(t, Position{Token: Ptr("t")}.Fits(1), "a whole-page cursor takes any limit")
+}

@@ -75,6 +75,9 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 
 func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 	at, err := tools.ParseCursor(in.Cursor)
+	if err == nil {
+		err = at.Fits(in.Limit)
+	}
 	if err != nil {
 		return getCollectionItemsOutput{}, err
 	}

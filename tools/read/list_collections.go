@@ -63,6 +63,9 @@ func NewListCollections(r query.Reader) tools.Tool {
 
 func listCollections(ctx context.Context, r query.Reader, in listCollectionsInput) (listCollectionsOutput, error) {
 	at, err := tools.ParseCursor(in.Cursor)
+	if err == nil {
+		err = at.Fits(in.Limit)
+	}
 	if err != nil {
 		return listCollectionsOutput{}, err
 	}

@@ -92,6 +92,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 			fmt.Sprintf("founded_after %d is later than founded_before %d; both years are inclusive, so give after ≤ before", in.FoundedGE, in.FoundedLE))
 	}
 	at, err := tools.ParseCursor(in.Cursor)
+	if err == nil {
+		err = at.Fits(in.Limit)
+	}
 	if err != nil {
 		return searchCompaniesOutput{}, err
 	}
