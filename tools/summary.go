@@ -1,0 +1,149 @@
+package tools
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The text rendering of records (answer.go): one line each, the facts of the
+// structured record without a JSON key per field, for a model to read.
+
+// Summary is a company as list answers give it: what an agent needs to
+// choose one, nothing derivable (the website is the domain; the country name
+// is the code's). Its description is not in the structured record: it is
+// prose for the reader, cut to DescriptionLen in the text rendering, and in
+// full from get_company. With the ids detail only id and name are set.
+type Summary struct {
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Domain        string   `json:"domain,omitempty"`
+	CountryCode   string   `json:"country_code,omitempty"`
+	City          string   `json:"city,omitempty"`
+	Categories    []string `json:"categories,omitempty"`
+	EmployeeCount *int     `json:"employee_count,omitempty"`
+	FoundedYear   *int     `json:"founded_year,omitempty"`
+
+	description string // for the text rendering only
+}
+
+// Detail says how much of each company a list answer carries.
+type Detail string
+
+// The details a list tool offers: DetailSummary (the default) or DetailIDs,
+// the id and name alone, for building long lists.
+const (
+	DetailSummary Detail = "summary"
+	DetailIDs     Detail = "ids"
+)
+
+// SummaryOf reduces a company to its summary at detail d.
+func SummaryOf(c Company, d Detail) Summary {
+	if d == DetailIDs {
+		return Summary{ID: c.ID, Name: c.Name}
+	}
+	return Summary{
+		ID: c.ID, Name: c.Name, Domain: c.Domain, CountryCode: c.CountryCode, City: c.City,
+		Categories: c.Categories, EmployeeCount: c.EmployeeCount, FoundedYear: c.FoundedYear,
+		description: c.Description,
+	}
+}
+
+// DescriptionLen is the most characters of a description a text line shows.
+const DescriptionLen = 120
+
+// Line renders the summary as one line of text for a model: the same facts
+// as the record without a JSON key per field, then the description cut at a
+// word boundary. Empty fields are left out; each kept one reads on its own
+// ("250 employees", "founded 2012").
+func (s Summary) Line() string {
+	var b strings.Builder
+	b.WriteString(s.ID)
+	b.WriteString(" | ")
+	b.WriteString(s.Name)
+	add := func(part string) {
+		if part != "" {
+			b.WriteString(" | ")
+			b.WriteString(part)
+		}
+	}
+	add(s.Domain)
+	switch {
+	case s.City != "" && s.CountryCode != "":
+		add(s.City + ", " + s.CountryCode)
+	default:
+		add(s.City + s.CountryCode)
+	}
+	add(strings.Join(s.Categories, ", "))
+	if s.EmployeeCount != nil {
+		add(strconv.Itoa(*s.EmployeeCount) + " employees")
+	}
+	if s.FoundedYear != nil {
+		add("founded " + strconv.Itoa(*s.FoundedYear))
+	}
+	add(Shorten(oneLine(s.description), DescriptionLen))
+	return b.String()
+}
+
+// Shorten cuts s to at most n characters, ending it with "…" when anything
+// was cut: after the last whole sentence that fits when that keeps at least
+// half, else at a word boundary.
+func Shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := string([]rune(s)[:n-1]) // and the ellipsis makes n
+	if i := strings.LastIndex(cut[:len(cut)-1], ". "); i >= len(cut)/2 {
+		return cut[:i+1] + " …"
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.-") + "…"
+}
+
+// oneLine keeps a record on its line: a description's own line breaks and
+// tabs become spaces.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Line renders a full profile as one line of text for a model: the
+// summary's facts, the website when it is not just the domain, the whole
+// description, the update time and the contacts.
+func (c Company) Line() string {
+	s := SummaryOf(c, DetailSummary)
+	s.description = ""
+	var b strings.Builder
+	b.WriteString(s.Line())
+	add := func(part string) {
+		if part != "" {
+			b.WriteString(" | ")
+			b.WriteString(part)
+		}
+	}
+	if c.Website != "" && c.Website != "https://"+c.Domain && c.Website != "http://"+c.Domain {
+		add(c.Website)
+	}
+	add(oneLine(c.Description))
+	if c.UpdatedAt != "" {
+		add("updated " + c.UpdatedAt)
+	}
+	for _, ct := range c.Contacts {
+		add(fmt.Sprintf("contact %s (%s, confidence %.2f, found %s)", ct.Email, ct.Role, ct.Confidence, ct.DiscoveredAt))
+	}
+	return b.String()
+}
+
+// Line renders a collection as one line of text for a model.
+func (c Collection) Line() string {
+	line := fmt.Sprintf("%s | %s | %d companies | created %s | updated %s", c.ID, c.Name, c.ItemCount, c.CreatedAt, c.UpdatedAt)
+	if c.Description != "" {
+		line += " | " + oneLine(c.Description)
+	}
+	return line
+}
