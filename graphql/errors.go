@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -94,6 +95,26 @@ func (e GraphQLError) IsValidation() bool {
 	return strings.HasPrefix(e.Message, "Validation error") ||
 		strings.HasPrefix(e.Message, "Variable '") ||
 		(len(e.Locations) > 0 && len(e.Path) == 0)
+}
+
+// IsUnknownToSchema reports whether the error is a validation error that
+// refuses the query document for naming a field or an argument the backend's
+// schema does not have: a backend on an older schema, without an optional
+// extension this server asks for. It is IsValidation narrowed to those two
+// rules, in the spellings of AppSync (graphql-java: "Validation error of
+// type FieldUndefined: …", "… of type UnknownArgument: …") and of graphql-js
+// and gqlgen ("Cannot query field …", "Unknown argument …"). A refused
+// argument value (WrongType, a variable's value) is not one: the document is
+// valid, the value is not.
+func (e GraphQLError) IsUnknownToSchema() bool {
+	if !e.IsValidation() {
+		return false
+	}
+	m := e.Message
+	return strings.HasPrefix(m, "Validation error of type FieldUndefined:") ||
+		strings.HasPrefix(m, "Validation error of type UnknownArgument:") ||
+		strings.HasPrefix(m, "Cannot query field ") ||
+		strings.HasPrefix(m, "Unknown argument ")
 }
 
 // String renders the error as "errorType: message (path a.b)".
@@ -220,6 +241,23 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) HasErrorType(t string) bool {
 	for _, ge := range e.Errors {
 		if ge.ErrorType == t {
+			return true
+		}
+	}
+	return false
+}
+
+// UnknownToSchema reports whether err is the backend's refusal of a query
+// document that names a field or argument its schema lacks (see
+// GraphQLError.IsUnknownToSchema), whether it came with status 200 or 400.
+// Nothing was resolved, so sending a document without them is safe.
+func UnknownToSchema(err error) bool {
+	e, ok := errors.AsType[*Error](err)
+	if !ok || (e.Kind != KindGraphQL && e.Kind != KindHTTP) || e.PartialData {
+		return false
+	}
+	for _, g := range e.Errors {
+		if g.IsUnknownToSchema() {
 			return true
 		}
 	}

@@ -4,6 +4,11 @@
 // generated function directly; the types a caller needs are re-exported below
 // under the same names.
 //
+// The API's schema grew optional extensions after its first version (search
+// bounds, totalIsLowerBound, notApplied, the founding-year range of an AI
+// search, referenceDate). Reader asks for them, and uses the original
+// operation instead against a backend that lacks them (see extended).
+//
 // This package and everything it imports contain no GraphQL mutation, which
 // is what lets package tools/read depend on it; app's architecture test checks
 // that on the resolved package graph.
@@ -11,6 +16,8 @@ package query
 
 import (
 	"context"
+	"errors"
+	"sync/atomic"
 
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/query/internal/gen"
@@ -34,46 +41,103 @@ type Bounds struct {
 	FoundedAfter, FoundedBefore *int
 }
 
-// NewReader returns a Reader over c.
-func NewReader(c *graphql.Client) Reader { return reader{c} }
+// ErrBoundsUnsupported is SearchCompanies' answer to bounds the backend
+// cannot apply: its searchCompanies takes no employee-count or founding-year
+// arguments (the original schema). Nothing is searched, since a search
+// without the bounds would answer a different question.
+var ErrBoundsUnsupported = errors.New("the data API does not support employee-count or founding-year bounds on searchCompanies")
+
+// NewReader returns a Reader over c. It is safe for concurrent use, and
+// remembers for its life which schema extensions the backend lacks.
+func NewReader(c *graphql.Client) Reader { return &reader{c: c} }
 
 // reader holds the client unexported, so nothing outside can reach it.
-type reader struct{ c *graphql.Client }
-
-// Each method returns whatever data arrived even when err is a GraphQL error
-// with partial data, so the caller can show both.
-
-func (r reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, bounds Bounds, limit *int, nextToken *string) (*CompanyPage, error) {
-	resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, bounds.MinEmployees, bounds.MaxEmployees, bounds.FoundedAfter, bounds.FoundedBefore, limit, nextToken)
-	return &resp.SearchCompanies, err
+type reader struct {
+	c *graphql.Client
+	// lacks* are set once the backend has refused the operation's
+	// extended document as unknown to its schema; from then on only the
+	// base operation is sent.
+	lacksSearch, lacksAi, lacksVocabulary atomic.Bool
 }
 
-func (r reader) GetCompany(ctx context.Context, id string) (*Company, error) {
+// extended runs ext, unless the backend is known to lack its extensions; when
+// the backend refuses ext's document for naming a field or argument its
+// schema does not have, it remembers that and runs base instead, once. Any
+// other failure of ext is returned as it is. Concurrent first calls may each
+// try ext; after that, only base is sent.
+func extended[T any](lacks *atomic.Bool, ext, base func() (T, error)) (T, error) {
+	if !lacks.Load() {
+		v, err := ext()
+		if !graphql.UnknownToSchema(err) {
+			return v, err
+		}
+		lacks.Store(true)
+	}
+	return base()
+}
+
+// Each method returns whatever data arrived even when err is a GraphQL error
+// with partial data, so the caller can show both. Fields an older backend
+// does not have take their zero value: a total that is not a lower bound, no
+// notApplied, no founding-year range, no referenceDate.
+
+func (r *reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, bounds Bounds, limit *int, nextToken *string) (*CompanyPage, error) {
+	bounded := bounds != (Bounds{})
+	if bounded && r.lacksSearch.Load() {
+		return &CompanyPage{}, ErrBoundsUnsupported
+	}
+	return extended(&r.lacksSearch, func() (*CompanyPage, error) {
+		resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, bounds.MinEmployees, bounds.MaxEmployees, bounds.FoundedAfter, bounds.FoundedBefore, limit, nextToken)
+		return &resp.SearchCompanies, err
+	}, func() (*CompanyPage, error) {
+		if bounded {
+			return &CompanyPage{}, ErrBoundsUnsupported
+		}
+		resp, err := gen.SearchCompaniesBase(ctx, r.c, keyword, filters, limit, nextToken)
+		p := resp.SearchCompanies
+		return &CompanyPage{Items: p.Items, NextToken: p.NextToken, Total: p.Total}, err
+	})
+}
+
+func (r *reader) GetCompany(ctx context.Context, id string) (*Company, error) {
 	resp, err := gen.GetCompany(ctx, r.c, id)
 	return resp.GetCompany, err
 }
 
-func (r reader) GetCompanies(ctx context.Context, ids []string) ([]*Company, error) {
+func (r *reader) GetCompanies(ctx context.Context, ids []string) ([]*Company, error) {
 	resp, err := gen.GetCompanies(ctx, r.c, ids)
 	return resp.GetCompanies, err
 }
 
-func (r reader) AiSearch(ctx context.Context, query string, limit *int) (*AiSearchResult, error) {
-	resp, err := gen.AiSearch(ctx, r.c, query, limit)
-	return &resp.AiSearch, err
+func (r *reader) AiSearch(ctx context.Context, query string, limit *int) (*AiSearchResult, error) {
+	return extended(&r.lacksAi, func() (*AiSearchResult, error) {
+		resp, err := gen.AiSearch(ctx, r.c, query, limit)
+		return &resp.AiSearch, err
+	}, func() (*AiSearchResult, error) {
+		resp, err := gen.AiSearchBase(ctx, r.c, query, limit)
+		a := resp.AiSearch
+		return &AiSearchResult{Items: a.Items, Interpretation: a.Interpretation, AppliedFilters: a.AppliedFilters,
+			Keywords: a.Keywords, MinEmployees: a.MinEmployees, MaxEmployees: a.MaxEmployees, Total: a.Total}, err
+	})
 }
 
-func (r reader) FilterVocabulary(ctx context.Context) (*Vocabulary, error) {
-	resp, err := gen.FilterVocabulary(ctx, r.c)
-	return &resp.FilterVocabulary, err
+func (r *reader) FilterVocabulary(ctx context.Context) (*Vocabulary, error) {
+	return extended(&r.lacksVocabulary, func() (*Vocabulary, error) {
+		resp, err := gen.FilterVocabulary(ctx, r.c)
+		return &resp.FilterVocabulary, err
+	}, func() (*Vocabulary, error) {
+		resp, err := gen.FilterVocabularyBase(ctx, r.c)
+		v := resp.FilterVocabulary
+		return &Vocabulary{Countries: v.Countries, Categories: v.Categories}, err
+	})
 }
 
-func (r reader) ListCollections(ctx context.Context, limit *int, nextToken *string) (*CollectionPage, error) {
+func (r *reader) ListCollections(ctx context.Context, limit *int, nextToken *string) (*CollectionPage, error) {
 	resp, err := gen.ListCollections(ctx, r.c, limit, nextToken)
 	return &resp.ListCollections, err
 }
 
-func (r reader) GetCollectionItems(ctx context.Context, collectionID string, limit *int, nextToken *string) (*CollectionItemPage, error) {
+func (r *reader) GetCollectionItems(ctx context.Context, collectionID string, limit *int, nextToken *string) (*CollectionItemPage, error) {
 	resp, err := gen.GetCollectionItems(ctx, r.c, collectionID, limit, nextToken)
 	return &resp.GetCollectionItems, err
 }

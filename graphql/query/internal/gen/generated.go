@@ -9,6 +9,15 @@ import (
 	"github.com/Khan/genqlient/graphql"
 )
 
+// AiSearchBaseResponse is returned by AiSearchBase on success.
+type AiSearchBaseResponse struct {
+	// Natural-language search: the query is interpreted into filters and keywords, and the interpretation is returned with the results. limit is 1-50 (default 10).
+	AiSearch AiSearchResultBase `json:"aiSearch"`
+}
+
+// GetAiSearch returns AiSearchBaseResponse.AiSearch, and is useful for accessing the field via an interface.
+func (v *AiSearchBaseResponse) GetAiSearch() AiSearchResultBase { return v.AiSearch }
+
 // AiSearchResponse is returned by AiSearch on success.
 type AiSearchResponse struct {
 	// Natural-language search: the query is interpreted into filters and keywords, and the interpretation is returned with the results. limit is 1-50 (default 10).
@@ -78,6 +87,47 @@ func (v *AiSearchResult) GetTotal() int { return v.Total }
 
 // GetTotalIsLowerBound returns AiSearchResult.TotalIsLowerBound, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetTotalIsLowerBound() bool { return v.TotalIsLowerBound }
+
+// AiSearchResultBase includes the requested fields of the GraphQL type AiSearchResult.
+// The GraphQL type's documentation follows.
+//
+// What aiSearch understood and found.
+type AiSearchResultBase struct {
+	Items []Company `json:"items"`
+	// A sentence saying how the query was read.
+	Interpretation string `json:"interpretation"`
+	// The facet filters derived from the query, in the searchCompanies form.
+	AppliedFilters []string `json:"appliedFilters"`
+	// The words left for keyword ranking after filters were taken out.
+	Keywords *string `json:"keywords"`
+	// Lower bound on employee count derived from size words, if any.
+	MinEmployees *int `json:"minEmployees"`
+	// Upper bound on employee count derived from size words, if any.
+	MaxEmployees *int `json:"maxEmployees"`
+	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	Total int `json:"total"`
+}
+
+// GetItems returns AiSearchResultBase.Items, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetItems() []Company { return v.Items }
+
+// GetInterpretation returns AiSearchResultBase.Interpretation, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetInterpretation() string { return v.Interpretation }
+
+// GetAppliedFilters returns AiSearchResultBase.AppliedFilters, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetAppliedFilters() []string { return v.AppliedFilters }
+
+// GetKeywords returns AiSearchResultBase.Keywords, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetKeywords() *string { return v.Keywords }
+
+// GetMinEmployees returns AiSearchResultBase.MinEmployees, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetMinEmployees() *int { return v.MinEmployees }
+
+// GetMaxEmployees returns AiSearchResultBase.MaxEmployees, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetMaxEmployees() *int { return v.MaxEmployees }
+
+// GetTotal returns AiSearchResultBase.Total, and is useful for accessing the field via an interface.
+func (v *AiSearchResultBase) GetTotal() int { return v.Total }
 
 // CategoryFacet includes the requested fields of the GraphQL type FacetValue.
 // The GraphQL type's documentation follows.
@@ -272,6 +322,27 @@ func (v *CompanyPage) GetTotal() int { return v.Total }
 // GetTotalIsLowerBound returns CompanyPage.TotalIsLowerBound, and is useful for accessing the field via an interface.
 func (v *CompanyPage) GetTotalIsLowerBound() bool { return v.TotalIsLowerBound }
 
+// CompanyPageBase includes the requested fields of the GraphQL type CompanyConnection.
+// The GraphQL type's documentation follows.
+//
+// A page of companies.
+type CompanyPageBase struct {
+	Items []Company `json:"items"`
+	// Pass back to get the next page; null on the last page.
+	NextToken *string `json:"nextToken"`
+	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	Total int `json:"total"`
+}
+
+// GetItems returns CompanyPageBase.Items, and is useful for accessing the field via an interface.
+func (v *CompanyPageBase) GetItems() []Company { return v.Items }
+
+// GetNextToken returns CompanyPageBase.NextToken, and is useful for accessing the field via an interface.
+func (v *CompanyPageBase) GetNextToken() *string { return v.NextToken }
+
+// GetTotal returns CompanyPageBase.Total, and is useful for accessing the field via an interface.
+func (v *CompanyPageBase) GetTotal() int { return v.Total }
+
 // Contact includes the GraphQL fields of Contact requested by the fragment Contact.
 // The GraphQL type's documentation follows.
 //
@@ -316,6 +387,17 @@ func (v *CountryFacet) GetCode() *string { return v.Code }
 
 // GetCount returns CountryFacet.Count, and is useful for accessing the field via an interface.
 func (v *CountryFacet) GetCount() int { return v.Count }
+
+// FilterVocabularyBaseResponse is returned by FilterVocabularyBase on success.
+type FilterVocabularyBaseResponse struct {
+	// The values the search filters accept, with how many companies carry each.
+	FilterVocabulary VocabularyBase `json:"filterVocabulary"`
+}
+
+// GetFilterVocabulary returns FilterVocabularyBaseResponse.FilterVocabulary, and is useful for accessing the field via an interface.
+func (v *FilterVocabularyBaseResponse) GetFilterVocabulary() VocabularyBase {
+	return v.FilterVocabulary
+}
 
 // FilterVocabularyResponse is returned by FilterVocabulary on success.
 type FilterVocabularyResponse struct {
@@ -364,6 +446,15 @@ type ListCollectionsResponse struct {
 // GetListCollections returns ListCollectionsResponse.ListCollections, and is useful for accessing the field via an interface.
 func (v *ListCollectionsResponse) GetListCollections() CollectionPage { return v.ListCollections }
 
+// SearchCompaniesBaseResponse is returned by SearchCompaniesBase on success.
+type SearchCompaniesBaseResponse struct {
+	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20).
+	SearchCompanies CompanyPageBase `json:"searchCompanies"`
+}
+
+// GetSearchCompanies returns SearchCompaniesBaseResponse.SearchCompanies, and is useful for accessing the field via an interface.
+func (v *SearchCompaniesBaseResponse) GetSearchCompanies() CompanyPageBase { return v.SearchCompanies }
+
 // SearchCompaniesResponse is returned by SearchCompanies on success.
 type SearchCompaniesResponse struct {
 	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20).
@@ -392,6 +483,33 @@ func (v *Vocabulary) GetCategories() []CategoryFacet { return v.Categories }
 
 // GetReferenceDate returns Vocabulary.ReferenceDate, and is useful for accessing the field via an interface.
 func (v *Vocabulary) GetReferenceDate() *string { return v.ReferenceDate }
+
+// VocabularyBase includes the requested fields of the GraphQL type FilterVocabulary.
+// The GraphQL type's documentation follows.
+//
+// The values the search filters accept.
+type VocabularyBase struct {
+	Countries  []CountryFacet  `json:"countries"`
+	Categories []CategoryFacet `json:"categories"`
+}
+
+// GetCountries returns VocabularyBase.Countries, and is useful for accessing the field via an interface.
+func (v *VocabularyBase) GetCountries() []CountryFacet { return v.Countries }
+
+// GetCategories returns VocabularyBase.Categories, and is useful for accessing the field via an interface.
+func (v *VocabularyBase) GetCategories() []CategoryFacet { return v.Categories }
+
+// __AiSearchBaseInput is used internally by genqlient
+type __AiSearchBaseInput struct {
+	Query string `json:"query"`
+	Limit *int   `json:"limit"`
+}
+
+// GetQuery returns __AiSearchBaseInput.Query, and is useful for accessing the field via an interface.
+func (v *__AiSearchBaseInput) GetQuery() string { return v.Query }
+
+// GetLimit returns __AiSearchBaseInput.Limit, and is useful for accessing the field via an interface.
+func (v *__AiSearchBaseInput) GetLimit() *int { return v.Limit }
 
 // __AiSearchInput is used internally by genqlient
 type __AiSearchInput struct {
@@ -448,6 +566,26 @@ func (v *__ListCollectionsInput) GetLimit() *int { return v.Limit }
 
 // GetNextToken returns __ListCollectionsInput.NextToken, and is useful for accessing the field via an interface.
 func (v *__ListCollectionsInput) GetNextToken() *string { return v.NextToken }
+
+// __SearchCompaniesBaseInput is used internally by genqlient
+type __SearchCompaniesBaseInput struct {
+	Keyword   *string  `json:"keyword"`
+	Filters   []string `json:"filters"`
+	Limit     *int     `json:"limit"`
+	NextToken *string  `json:"nextToken"`
+}
+
+// GetKeyword returns __SearchCompaniesBaseInput.Keyword, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesBaseInput) GetKeyword() *string { return v.Keyword }
+
+// GetFilters returns __SearchCompaniesBaseInput.Filters, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesBaseInput) GetFilters() []string { return v.Filters }
+
+// GetLimit returns __SearchCompaniesBaseInput.Limit, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesBaseInput) GetLimit() *int { return v.Limit }
+
+// GetNextToken returns __SearchCompaniesBaseInput.NextToken, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesBaseInput) GetNextToken() *string { return v.NextToken }
 
 // __SearchCompaniesInput is used internally by genqlient
 type __SearchCompaniesInput struct {
@@ -556,6 +694,73 @@ func AiSearch(
 	return data_, err_
 }
 
+// The query executed by AiSearchBase.
+const AiSearchBase_Operation = `
+query AiSearchBase ($query: String!, $limit: Int) {
+	aiSearch(query: $query, limit: $limit) {
+		items {
+			... Company
+		}
+		interpretation
+		appliedFilters
+		keywords
+		minEmployees
+		maxEmployees
+		total
+	}
+}
+fragment Company on Company {
+	id
+	name
+	domain
+	website
+	description
+	country
+	countryCode
+	city
+	categories
+	employeeCount
+	foundedYear
+	updatedAt
+	contacts {
+		... Contact
+	}
+}
+fragment Contact on Contact {
+	email
+	role
+	confidence
+	discoveredAt
+}
+`
+
+func AiSearchBase(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	query string,
+	limit *int,
+) (data_ *AiSearchBaseResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "AiSearchBase",
+		Query:  AiSearchBase_Operation,
+		Variables: &__AiSearchBaseInput{
+			Query: query,
+			Limit: limit,
+		},
+	}
+
+	data_ = &AiSearchBaseResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
 // The query executed by FilterVocabulary.
 const FilterVocabulary_Operation = `
 query FilterVocabulary {
@@ -584,6 +789,44 @@ func FilterVocabulary(
 	}
 
 	data_ = &FilterVocabularyResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by FilterVocabularyBase.
+const FilterVocabularyBase_Operation = `
+query FilterVocabularyBase {
+	filterVocabulary {
+		countries {
+			value
+			code
+			count
+		}
+		categories {
+			value
+			count
+		}
+	}
+}
+`
+
+func FilterVocabularyBase(
+	ctx_ context.Context,
+	client_ graphql.Client,
+) (data_ *FilterVocabularyBaseResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "FilterVocabularyBase",
+		Query:  FilterVocabularyBase_Operation,
+	}
+
+	data_ = &FilterVocabularyBaseResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -901,6 +1144,73 @@ func SearchCompanies(
 	}
 
 	data_ = &SearchCompaniesResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by SearchCompaniesBase.
+const SearchCompaniesBase_Operation = `
+query SearchCompaniesBase ($keyword: String, $filters: [String!], $limit: Int, $nextToken: String) {
+	searchCompanies(keyword: $keyword, filters: $filters, limit: $limit, nextToken: $nextToken) {
+		items {
+			... Company
+		}
+		nextToken
+		total
+	}
+}
+fragment Company on Company {
+	id
+	name
+	domain
+	website
+	description
+	country
+	countryCode
+	city
+	categories
+	employeeCount
+	foundedYear
+	updatedAt
+	contacts {
+		... Contact
+	}
+}
+fragment Contact on Contact {
+	email
+	role
+	confidence
+	discoveredAt
+}
+`
+
+func SearchCompaniesBase(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	keyword *string,
+	filters []string,
+	limit *int,
+	nextToken *string,
+) (data_ *SearchCompaniesBaseResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "SearchCompaniesBase",
+		Query:  SearchCompaniesBase_Operation,
+		Variables: &__SearchCompaniesBaseInput{
+			Keyword:   keyword,
+			Filters:   filters,
+			Limit:     limit,
+			NextToken: nextToken,
+		},
+	}
+
+	data_ = &SearchCompaniesBaseResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
