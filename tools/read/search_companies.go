@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -134,6 +135,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	}
 
 	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &in.Limit, at.Token)
+	if errors.Is(err, query.ErrBoundsUnsupported) {
+		return searchCompaniesOutput{}, boundsUnsupported(in)
+	}
 	partial, err := tools.KeepPartial(err)
 	if err != nil {
 		return searchCompaniesOutput{}, err
@@ -179,6 +183,36 @@ const (
 	maxEmployees = 10_000_000
 	maxYear      = 2100
 )
+
+// boundsUnsupported refuses the employee and founding-year bounds of a
+// backend whose searchCompanies has no such arguments (the API's original
+// schema). It is invalid_arguments, though the arguments are well formed:
+// the class asks the caller to change the arguments it names, which is the
+// one thing that helps here, whereas backend_error would invite a retry that
+// fails the same way. The message says it is this data API's limit, and the
+// bounds are never dropped silently: a search without them answers another
+// question.
+func boundsUnsupported(in searchCompaniesInput) *tools.Error {
+	const problem = "this data API does not support employee-count or founding-year filters"
+	var fields []tools.FieldError
+	var names []string
+	for _, b := range []struct {
+		name string
+		set  bool
+	}{{"min_employees", in.MinEmp != 0}, {"max_employees", in.MaxEmp != 0}, {"founded_after", in.FoundedGE != 0}, {"founded_before", in.FoundedLE != 0}} {
+		if b.set {
+			fields = append(fields, tools.FieldError{Field: b.name, Problem: problem})
+			names = append(names, b.name)
+		}
+	}
+	return &tools.Error{
+		Class: tools.InvalidArguments,
+		Message: problem + " (a limit of the backend, not a mistake in the call), so nothing was searched: drop " +
+			strings.Join(names, ", ") + " and search by query, country or categories, then keep the companies whose " +
+			"employee_count or founded_year fits; or describe the size in plain words to ai_search",
+		Fields: fields,
+	}
+}
 
 // unknownCountry refuses a country that could not be read, with close
 // matches.
