@@ -272,3 +272,22 @@ func TestNoEmbeddedBuildLinksNoBackend(t *testing.T) {
 		assert.Contains(t, demo, e, "the default build should link %s", e)
 	}
 }
+
+// testOnly are packages only tests may link: the endpoint on the API's
+// original schema (graphql/query/v1backend) and the GraphQL validator it
+// checks documents with.
+var testOnly = []string{module + "/graphql/query/v1backend", "github.com/vektah/gqlparser/v2/validator"}
+
+// The release build links no test backend and no GraphQL validator, while
+// app's own tests do link v1backend, which shows the check looks in the
+// right place.
+func TestReleaseBuildLinksNoTestBackend(t *testing.T) {
+	release, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
+	require.NoError(t, err)
+	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/app").Output()
+	require.NoError(t, err)
+	for _, p := range testOnly {
+		assert.NotContains(t, strings.Fields(string(release)), p, "go build -tags noembedded ./cmd/server links %s", p)
+	}
+	assert.Contains(t, strings.Fields(string(tests)), testOnly[0])
+}

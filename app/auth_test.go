@@ -99,7 +99,13 @@ func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return 
 // error Run returned if start-up failed.
 func start(t *testing.T, s *authStack, env map[string]string, args ...string) (*running, error) {
 	t.Helper()
-	cfg, err := ParseConfig(append([]string{"--endpoint", s.srv.URL(), "--allow-mutations"}, args...),
+	return startAt(t, s.srv.URL(), env, args...)
+}
+
+// startAt is start with the server pointed at endpoint.
+func startAt(t *testing.T, endpoint string, env map[string]string, args ...string) (*running, error) {
+	t.Helper()
+	cfg, err := ParseConfig(append([]string{"--endpoint", endpoint, "--allow-mutations"}, args...),
 		func(k string) string { return env[k] }, io.Discard)
 	require.NoError(t, err)
 	inR, inW := io.Pipe()
