@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -37,6 +38,13 @@ func startBackend(o Options) (*backend, error) {
 		// Apart from the server's own cache: the suite's collections
 		// should not appear in a demo's.
 		dir = filepath.Join(cache, "company-intel-mcp-qualify")
+		// Each run starts from no user data: the suite's own collections and
+		// email-discovery contacts from earlier runs would otherwise pile up
+		// in its answers until they pass the size ceilings. The companies
+		// database, slow to build and never written, is kept.
+		if err := removeState(dir); err != nil {
+			return nil, fmt.Errorf("embedded backend: clearing the last run's user data: %w", err)
+		}
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("embedded backend: data dir: %w", err)
@@ -88,3 +96,18 @@ func (b *backend) getenv(base func(string) string) func(string) string {
 
 // Close stops the backend and the issuer.
 func (b *backend) Close() error { return errors.Join(b.srv.Close(), b.iss.Close()) }
+
+// removeState deletes the embedded backend's user-data databases
+// (state-*.db and SQLite's -wal and -shm beside them) from dir.
+func removeState(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "state-*.db*"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
