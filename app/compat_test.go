@@ -42,6 +42,16 @@ func TestEveryToolWorksAgainstTheOriginalSchema(t *testing.T) {
 	require.NotEmpty(t, voc.Countries)
 	require.NotEmpty(t, voc.Categories)
 
+	// The status resource: no reference date from a backend without one.
+	r.id++
+	r.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"companies://server/status"}}`, r.id))
+	res, _ = r.read()["result"].(map[string]any)
+	require.NotNil(t, res, "companies://server/status was not served")
+	var st Status
+	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &st))
+	assert.Len(t, st.Tools, 9)
+	assert.Nil(t, st.Data, "no reference date is invented")
+
 	// search_companies, with the country and the category checked against
 	// the vocabulary, then a second page.
 	found := ok("search_companies", fmt.Sprintf(`{"country":%q,"categories":[%q],"limit":2}`, voc.Countries[0].Code, voc.Categories[0].Name))
@@ -70,7 +80,12 @@ func TestEveryToolWorksAgainstTheOriginalSchema(t *testing.T) {
 	assert.Len(t, list(batch["companies"]), 2)
 	ai := ok("ai_search", `{"query":"software companies in Germany","limit":3}`)
 	assert.Equal(t, []any{}, ai["not_applied"], "an old backend reports nothing unapplied")
-	ok("ai_search", `{"query":"fintech startups","limit":2}`)
+	// After the refused bounded search, ai_search's paging note leaves the
+	// size bound out of the search_companies call it suggests.
+	startups := ok("ai_search", `{"query":"fintech startups","limit":2}`)
+	require.NotNil(t, obj(startups["interpreted"])["max_employees"], "%v", startups["interpreted"])
+	assert.Contains(t, startups["note"], `call search_companies with {"categories":["Fintech"]} and follow next_cursor.`)
+	assert.Contains(t, startups["note"], `fit {"max_employees":49}: this data API's search_companies takes no such bounds`)
 
 	made := ok("create_collection", `{"name":"Old schema list"}`)
 	colID := obj(made["collection"])["id"].(string)

@@ -138,6 +138,8 @@ func TestBoundsOnAnOriginalSchemaBackendAreRefusedNotDropped(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(v1.Close)
 	r := newReader(v1.URL())
+	knows := r.(interface{ SearchBoundsUnsupported() bool })
+	assert.False(t, knows.SearchBoundsUnsupported(), "nothing is known before the first search")
 	min := 50
 	for range 2 {
 		_, err := r.SearchCompanies(context.Background(), nil, nil, query.Bounds{MinEmployees: &min}, nil, nil)
@@ -145,6 +147,7 @@ func TestBoundsOnAnOriginalSchemaBackendAreRefusedNotDropped(t *testing.T) {
 	}
 	assert.Equal(t, []string{"SearchCompanies"}, v1.Operations(), "one refused try, then nothing sent")
 	assert.Empty(t, c.sent(), "nothing reached the data")
+	assert.True(t, knows.SearchBoundsUnsupported())
 
 	kw := "robotics"
 	page, err := r.SearchCompanies(context.Background(), &kw, nil, query.Bounds{}, nil, nil)

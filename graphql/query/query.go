@@ -60,6 +60,11 @@ type reader struct {
 	lacksSearch, lacksAi, lacksVocabulary atomic.Bool
 }
 
+// SearchBoundsUnsupported reports whether the backend is known to lack
+// searchCompanies' bounds: it has refused them since this Reader was made.
+// Before the first search it is false, for nothing is known yet.
+func (r *reader) SearchBoundsUnsupported() bool { return r.lacksSearch.Load() }
+
 // extended runs ext, unless the backend is known to lack its extensions; when
 // the backend refuses ext's document for naming a field or argument its
 // schema does not have, it remembers that and runs base instead, once. Any

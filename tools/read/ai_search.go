@@ -99,7 +99,7 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 	if len(out.NotApplied) > 0 {
 		out.before = "Not expressed as filters, so check the results yourself: " + strings.Join(out.NotApplied, "; ") + "."
 	}
-	out.repeat, out.atLeast, out.after = repeatWith(out.Interpreted), res.TotalIsLowerBound, partial.Note()
+	out.repeat, out.atLeast, out.after = repeatWith(out.Interpreted, searchTakesNoBounds(r)), res.TotalIsLowerBound, partial.Note()
 	page := tools.PageNote(len(out.Companies), out.Total, "", "companies")
 	if out.Total > len(out.Companies) {
 		page = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, %s",
@@ -143,23 +143,48 @@ type searchArgs struct {
 	FoundedBefore *int     `json:"founded_before,omitempty"`
 }
 
+// boundsKnower is a Reader that knows whether the backend's search takes
+// employee-count and founding-year bounds: query.NewReader's does, once the
+// backend has refused them (a backend on the API's original schema).
+type boundsKnower interface{ SearchBoundsUnsupported() bool }
+
+// searchTakesNoBounds reports whether r is known to search without bounds.
+func searchTakesNoBounds(r query.Reader) bool {
+	k, ok := r.(boundsKnower)
+	return ok && k.SearchBoundsUnsupported()
+}
+
 // repeatWith says how to repeat the interpreted search with search_companies,
 // every constraint included: an agent told only "the applied filters" once
 // dropped the size bounds. search_companies takes one country, so several
-// countries are one call each.
-func repeatWith(in aiInterpreted) string {
+// countries are one call each. When the backend's search takes no bounds
+// (noBounds), the call leaves them out and the caller is told to apply them
+// to the results itself, rather than be sent into a refusal.
+func repeatWith(in aiInterpreted, noBounds bool) string {
 	args := searchArgs{Query: in.Keywords, Categories: in.Categories, MinEmployees: in.MinEmployees, MaxEmployees: in.MaxEmployees,
 		FoundedAfter: in.FoundedAfter, FoundedBefore: in.FoundedBefore}
+	var keep string
+	if noBounds && (args.MinEmployees != nil || args.MaxEmployees != nil || args.FoundedAfter != nil || args.FoundedBefore != nil) {
+		keep = " Keep only the companies whose employee_count and founded_year fit " + boundsText(args) +
+			": this data API's search_companies takes no such bounds."
+		args.MinEmployees, args.MaxEmployees, args.FoundedAfter, args.FoundedBefore = nil, nil, nil, nil
+	}
 	switch len(in.Countries) {
 	case 0:
-		return "call search_companies with " + compactJSON(args) + " and follow next_cursor."
+		return "call search_companies with " + compactJSON(args) + " and follow next_cursor." + keep
 	case 1:
 		args.Country = in.Countries[0]
-		return "call search_companies with " + compactJSON(args) + " and follow next_cursor."
+		return "call search_companies with " + compactJSON(args) + " and follow next_cursor." + keep
 	}
 	args.Country = in.Countries[0]
 	return fmt.Sprintf("call search_companies once per country, since it takes one: %s, then again for each of %s; follow each next_cursor.",
-		compactJSON(args), quoteList(in.Countries[1:]))
+		compactJSON(args), quoteList(in.Countries[1:])) + keep
+}
+
+// boundsText renders the bounds of args as search_companies names them.
+func boundsText(args searchArgs) string {
+	b := searchArgs{MinEmployees: args.MinEmployees, MaxEmployees: args.MaxEmployees, FoundedAfter: args.FoundedAfter, FoundedBefore: args.FoundedBefore}
+	return compactJSON(b)
 }
 
 // compactJSON renders v as a model would write it as arguments: compact,
