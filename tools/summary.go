@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The text rendering of records (answer.go): one line each, the facts of the
@@ -90,10 +89,20 @@ func (s Summary) Line() string {
 // was cut: after the last whole sentence that fits when that keeps at least
 // half, else at a word boundary.
 func Shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	// The byte offset of rune n-1 (the ellipsis makes n), found without
+	// converting the description to runes: this runs for every company in
+	// every list answer.
+	end, runes := len(s), 0
+	for i := range s {
+		if runes == n-1 {
+			end = i
+		}
+		runes++
+	}
+	if runes <= n {
 		return s
 	}
-	cut := string([]rune(s)[:n-1]) // and the ellipsis makes n
+	cut := s[:end]
 	if i := strings.LastIndex(cut[:len(cut)-1], ". "); i >= len(cut)/2 {
 		return cut[:i+1] + " …"
 	}

@@ -20,6 +20,10 @@ func TestShorten(t *testing.T) {
 		assert.LessOrEqual(t, utf8.RuneCountInString(s), n)
 		assert.True(t, utf8.ValidString(s))
 	}
+	exact := strings.Repeat("ü", 40)
+	assert.Equal(t, exact, Shorten(exact, 40), "n runes fit in n, however many bytes")
+	over := Shorten(exact+"ü", 40)
+	assert.Equal(t, strings.Repeat("ü", 39)+"…", over, "one rune over: n-1 runes and the ellipsis")
 }
 
 func TestSummaryLine(t *testing.T) {
