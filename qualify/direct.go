@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/companyintel/mcp-server/graphql"
 )
 
 // direct asks the backend the same questions the tools ask, over plain
@@ -41,25 +43,46 @@ func (d *direct) do(ctx context.Context, doc string, vars map[string]any, out an
 		return fmt.Errorf("direct GraphQL: reading the answer: %w", err)
 	}
 	var env struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []struct {
-			Message string `json:"message"`
-		} `json:"errors"`
+		Data   json.RawMessage        `json:"data"`
+		Errors []graphql.GraphQLError `json:"errors"`
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
 		return fmt.Errorf("direct GraphQL: HTTP %d, not JSON: %.200s", resp.StatusCode, raw)
 	}
 	if len(env.Errors) > 0 {
-		msgs := make([]string, len(env.Errors))
-		for i, e := range env.Errors {
-			msgs[i] = e.Message
-		}
-		return errors.New("direct GraphQL: " + strings.Join(msgs, "; "))
+		return &gqlErrors{env.Errors}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("direct GraphQL: HTTP %d", resp.StatusCode)
 	}
 	return json.Unmarshal(env.Data, out)
+}
+
+// gqlErrors is the backend's refusal of a direct request, in its words.
+type gqlErrors struct{ errs []graphql.GraphQLError }
+
+func (e *gqlErrors) Error() string {
+	msgs := make([]string, len(e.errs))
+	for i, g := range e.errs {
+		msgs[i] = g.Message
+	}
+	return "direct GraphQL: " + strings.Join(msgs, "; ")
+}
+
+// unknownToSchema reports whether err refuses a document for naming a field
+// the backend's schema lacks (graphql.GraphQLError.IsUnknownToSchema): a
+// backend on the API's original schema, without its optional extensions.
+func unknownToSchema(err error) bool {
+	var e *gqlErrors
+	if !errors.As(err, &e) {
+		return false
+	}
+	for _, g := range e.errs {
+		if g.IsUnknownToSchema() {
+			return true
+		}
+	}
+	return false
 }
 
 // The shapes below hold what the backend says, in its own field names.
@@ -136,8 +159,14 @@ func (d *direct) aiSearch(ctx context.Context, q string, limit int) (gAiResult, 
 	var out struct {
 		R gAiResult `json:"aiSearch"`
 	}
+	vars := map[string]any{"q": q, "limit": limit}
 	err := d.do(ctx, `query($q: String!, $limit: Int) { aiSearch(query: $q, limit: $limit) { items { `+companyFields+` } total appliedFilters keywords minEmployees maxEmployees foundedAfter foundedBefore notApplied } }`,
-		map[string]any{"q": q, "limit": limit}, &out)
+		vars, &out)
+	if unknownToSchema(err) {
+		// The original schema: no founding-year range, no notApplied.
+		err = d.do(ctx, `query($q: String!, $limit: Int) { aiSearch(query: $q, limit: $limit) { items { `+companyFields+` } total appliedFilters keywords minEmployees maxEmployees } }`,
+			vars, &out)
+	}
 	return out.R, err
 }
 
