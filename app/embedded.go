@@ -106,7 +106,12 @@ func (e *embedded) authOptions(o auth.Options) auth.Options {
 		}
 		return demo[k]
 	}
-	o.APIKey = e.server.Backend().APIKey()
+	// The demo issuer always configures OIDC, which comes first, so the key
+	// is given only when --auth apikey asks for it: given otherwise, the
+	// chain would warn on every demo start that a key "is set but not used".
+	if o.Force == auth.APIKey {
+		o.APIKey = e.server.Backend().APIKey()
+	}
 	return o
 }
 

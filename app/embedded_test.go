@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -101,4 +102,41 @@ func TestEmbeddedBuildStopsWhenTheServerIsStopped(t *testing.T) {
 	for _, e := range entries {
 		assert.False(t, strings.HasPrefix(e.Name(), "companies-"), "%s left in the data dir", e.Name())
 	}
+}
+
+// startEmbeddedDemo runs the demo (--embedded) with an empty environment
+// until its start-up line, and returns its log.
+func startEmbeddedDemo(t *testing.T, args ...string) string {
+	t.Helper()
+	env := func(string) string { return "" }
+	cfg, err := ParseConfig(append([]string{"--embedded", "--companies", "300", "--data-dir", t.TempDir()}, args...), env, io.Discard)
+	require.NoError(t, err)
+	inR, inW := io.Pipe()
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, cfg, Stdio{In: inR, Out: io.Discard, Err: logs}, env) }()
+	defer func() { cancel(); inW.Close(); <-done }()
+	deadline := time.After(30 * time.Second)
+	for !strings.Contains(logs.String(), "starting mcp-server") {
+		select {
+		case err := <-done:
+			t.Fatalf("start-up failed: %v\n%s", err, logs.String())
+		case <-deadline:
+			t.Fatalf("no start-up line: %s", logs.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return logs.String()
+}
+
+func TestEmbeddedDemoStartsWithoutWarnings(t *testing.T) {
+	// The demo's own API key is not one the user set: it must not bring the
+	// "APPSYNC_API_KEY is set but not used" warning to every demo start.
+	logs := startEmbeddedDemo(t)
+	assert.NotContains(t, logs, "level=WARN", logs)
+	assert.Contains(t, logs, "auth=oidc")
+
+	logs = startEmbeddedDemo(t, "--auth", "apikey")
+	assert.Contains(t, logs, "auth=apikey", "the key is still there when asked for")
 }
