@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,4 +104,8 @@ func TestEveryToolWorksAgainstTheOriginalSchema(t *testing.T) {
 	assert.Equal(t, 3, v1.Count("SearchCompaniesBase"), "%v", v1.Operations())
 	assert.Equal(t, 2, v1.Count("AiSearchBase"))
 	assert.GreaterOrEqual(t, v1.Count("FilterVocabularyBase"), 1)
+	// The operator is told once per operation, in the start-up log's stream.
+	for _, op := range []string{"SearchCompanies", "AiSearch", "FilterVocabulary"} {
+		assert.Equal(t, 1, strings.Count(r.logs.String(), "operation="+op+" fallback="+op+"Base"), "%s", r.logs.String())
+	}
 }

@@ -142,7 +142,7 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 		client.SetTracer(b.tracing.Tracer())
 	}
 	s, counts := NewMCPServer(Parts{
-		Reader:       query.NewReader(client),
+		Reader:       query.NewReader(client, query.WithLogger(logger)),
 		Writer:       mutation.NewWriter(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,

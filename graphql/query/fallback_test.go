@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -208,4 +210,33 @@ func TestAiSearchOnTheOriginalSchemaLeavesTheExtensionsEmpty(t *testing.T) {
 	assert.Nil(t, res.FoundedAfter)
 	assert.Nil(t, res.FoundedBefore)
 	assert.Equal(t, []string{"AiSearch", "AiSearchBase"}, v1.Operations())
+}
+
+// Whoever runs the server learns, once per operation, that the backend lacks
+// the extensions and what is sent instead, in the backend's words.
+func TestTheFallbackIsLoggedOncePerOperation(t *testing.T) {
+	var c canned
+	target := c.start(t, map[string]answer{"SearchCompaniesBase": {body: basePage},
+		"FilterVocabularyBase": {body: `{"data":{"filterVocabulary":{"countries":[],"categories":[]}}}`}})
+	v1, err := v1backend.Start(target)
+	require.NoError(t, err)
+	t.Cleanup(v1.Close)
+	var logs strings.Builder
+	client := graphql.NewClient(v1.URL(), nil, 0)
+	r := query.NewReader(client, query.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	kw := "robotics"
+	for range 3 {
+		_, err := r.SearchCompanies(context.Background(), &kw, nil, query.Bounds{}, nil, nil)
+		require.NoError(t, err)
+	}
+	_, err = r.FilterVocabulary(context.Background())
+	require.NoError(t, err)
+
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	require.Len(t, lines, 2, logs.String())
+	assert.Contains(t, lines[0], "level=WARN")
+	assert.Contains(t, lines[0], "operation=SearchCompanies fallback=SearchCompaniesBase")
+	assert.Contains(t, lines[0], "Validation error of type UnknownArgument: Unknown field argument minEmployees")
+	assert.Contains(t, lines[1], "operation=FilterVocabulary fallback=FilterVocabularyBase")
+	assert.Contains(t, lines[1], "Field 'referenceDate' in type 'FilterVocabulary' is undefined")
 }

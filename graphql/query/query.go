@@ -17,6 +17,7 @@ package query
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync/atomic"
 
 	"github.com/companyintel/mcp-server/graphql"
@@ -49,11 +50,26 @@ var ErrBoundsUnsupported = errors.New("the data API does not support employee-co
 
 // NewReader returns a Reader over c. It is safe for concurrent use, and
 // remembers for its life which schema extensions the backend lacks.
-func NewReader(c *graphql.Client) Reader { return &reader{c: c} }
+func NewReader(c *graphql.Client, opts ...Option) Reader {
+	r := &reader{c: c, log: slog.New(slog.DiscardHandler)}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Option adjusts a Reader.
+type Option func(*reader)
+
+// WithLogger logs, once per operation, that the backend lacks an optional
+// schema extension and which operation is sent instead: whoever runs the
+// server learns that search bounds, totalIsLowerBound and the rest are off.
+func WithLogger(l *slog.Logger) Option { return func(r *reader) { r.log = l } }
 
 // reader holds the client unexported, so nothing outside can reach it.
 type reader struct {
-	c *graphql.Client
+	c   *graphql.Client
+	log *slog.Logger
 	// lacks* are set once the backend has refused the operation's
 	// extended document as unknown to its schema; from then on only the
 	// base operation is sent.
@@ -69,14 +85,18 @@ func (r *reader) SearchBoundsUnsupported() bool { return r.lacksSearch.Load() }
 // the backend refuses ext's document for naming a field or argument its
 // schema does not have, it remembers that and runs base instead, once. Any
 // other failure of ext is returned as it is. Concurrent first calls may each
-// try ext; after that, only base is sent.
-func extended[T any](lacks *atomic.Bool, ext, base func() (T, error)) (T, error) {
+// try ext; after that, only base is sent. The extensions of one operation
+// are taken as a whole: a backend has all of them or is sent none.
+func extended[T any](r *reader, lacks *atomic.Bool, op string, ext, base func() (T, error)) (T, error) {
 	if !lacks.Load() {
 		v, err := ext()
 		if !graphql.UnknownToSchema(err) {
 			return v, err
 		}
-		lacks.Store(true)
+		if lacks.CompareAndSwap(false, true) {
+			r.log.Warn("the data API lacks optional schema extensions; sending the original operation from now on",
+				"operation", op, "fallback", op+"Base", "backend_said", err.Error())
+		}
 	}
 	return base()
 }
@@ -91,7 +111,7 @@ func (r *reader) SearchCompanies(ctx context.Context, keyword *string, filters [
 	if bounded && r.lacksSearch.Load() {
 		return &CompanyPage{}, ErrBoundsUnsupported
 	}
-	return extended(&r.lacksSearch, func() (*CompanyPage, error) {
+	return extended(r, &r.lacksSearch, "SearchCompanies", func() (*CompanyPage, error) {
 		resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, bounds.MinEmployees, bounds.MaxEmployees, bounds.FoundedAfter, bounds.FoundedBefore, limit, nextToken)
 		return &resp.SearchCompanies, err
 	}, func() (*CompanyPage, error) {
@@ -115,7 +135,7 @@ func (r *reader) GetCompanies(ctx context.Context, ids []string) ([]*Company, er
 }
 
 func (r *reader) AiSearch(ctx context.Context, query string, limit *int) (*AiSearchResult, error) {
-	return extended(&r.lacksAi, func() (*AiSearchResult, error) {
+	return extended(r, &r.lacksAi, "AiSearch", func() (*AiSearchResult, error) {
 		resp, err := gen.AiSearch(ctx, r.c, query, limit)
 		return &resp.AiSearch, err
 	}, func() (*AiSearchResult, error) {
@@ -127,7 +147,7 @@ func (r *reader) AiSearch(ctx context.Context, query string, limit *int) (*AiSea
 }
 
 func (r *reader) FilterVocabulary(ctx context.Context) (*Vocabulary, error) {
-	return extended(&r.lacksVocabulary, func() (*Vocabulary, error) {
+	return extended(r, &r.lacksVocabulary, "FilterVocabulary", func() (*Vocabulary, error) {
 		resp, err := gen.FilterVocabulary(ctx, r.c)
 		return &resp.FilterVocabulary, err
 	}, func() (*Vocabulary, error) {
