@@ -10,6 +10,8 @@
 package country
 
 import (
+	"github.com/companyintel/mcp-server/suggest"
+
 	"cmp"
 	"fmt"
 	"maps"
@@ -213,7 +215,7 @@ func Suggest(s string, n int) []Country {
 		var best candidate
 		found := false
 		for _, k := range keys {
-			c := candidate{i: i, prefix: strings.HasPrefix(k, q), dist: distance(qr, []rune(k))}
+			c := candidate{i: i, prefix: strings.HasPrefix(k, q), dist: suggest.Distance(qr, []rune(k))}
 			if !c.prefix && c.dist > maxDist {
 				continue
 			}
@@ -233,35 +235,6 @@ func Suggest(s string, n int) []Country {
 		out = append(out, idx().countries[c.i])
 	}
 	return out
-}
-
-// distance is the optimal-string-alignment edit distance between a and b:
-// insertions, deletions, substitutions and transpositions of adjacent runes
-// each cost one. Transpositions matter because "Untied" for "United" is the
-// typo people make, and plain Levenshtein would count it twice.
-func distance(a, b []rune) int {
-	// Three rolling rows: the transposition step looks two rows back.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // normalize reduces s to the form all keys are compared in: lower case,

@@ -314,24 +314,6 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
-func TestDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"abc", "", 3},
-		{"", "abc", 3},
-		{"germany", "germany", 0},
-		{"germny", "germany", 1},
-		{"untied", "united", 1}, // transposition
-		{"kitten", "sitting", 3},
-		{"ca", "abc", 3}, // OSA, not full Damerau
-	} {
-		assert.Equal(t, tt.want, distance([]rune(tt.a), []rune(tt.b)), "distance(%q, %q)", tt.a, tt.b)
-	}
-}
-
 func BenchmarkLookup(b *testing.B) {
 	inputs := []string{"US", "deu", "United Kingdom", "  Côte d'Ivoire ", "Atlantis"}
 	for b.Loop() {

@@ -123,7 +123,7 @@ func singular(w string) string {
 // closeness says how close the query q is to the name p, and the edit
 // distance that orders names of one tier.
 func closeness(q, p parsed) (tier, dist int) {
-	d := distance([]rune(q.key), []rune(p.key))
+	d := Distance([]rune(q.key), []rune(p.key))
 	switch {
 	case q.key == p.key:
 		return tierSameKey, 0
@@ -155,7 +155,7 @@ func sharesWord(q, p parsed) bool {
 func wordTypo(q, p parsed) bool {
 	for _, a := range q.words {
 		for _, b := range p.words {
-			if len(a) >= 4 && len(b) >= 4 && distance([]rune(a), []rune(b)) <= typoBudget(a) {
+			if len(a) >= 4 && len(b) >= 4 && Distance([]rune(a), []rune(b)) <= typoBudget(a) {
 				return true
 			}
 		}
@@ -169,9 +169,12 @@ func typoBudget(s string) int {
 	return max(1, utf8.RuneCountInString(s)/3)
 }
 
-// distance is the optimal-string-alignment edit distance: insertions,
-// deletions, substitutions and swaps of adjacent runes each cost one.
-func distance(a, b []rune) int {
+// Distance is the optimal-string-alignment edit distance between a and b:
+// insertions, deletions, substitutions and transpositions of adjacent runes
+// each cost one. Transpositions matter because "Untied" for "United" is the
+// typo people make, and plain Levenshtein would count it twice.
+func Distance(a, b []rune) int {
+	// Three rolling rows: the transposition step looks two rows back.
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

@@ -69,3 +69,21 @@ func TestNearSuggestsNothingImplausible(t *testing.T) {
 	}
 	assert.Empty(t, Near("Fintech", categories, 0))
 }
+
+func TestDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 3},
+		{"", "abc", 3},
+		{"germany", "germany", 0},
+		{"germny", "germany", 1},
+		{"untied", "united", 1}, // transposition
+		{"kitten", "sitting", 3},
+		{"ca", "abc", 3}, // OSA, not full Damerau
+	} {
+		assert.Equal(t, tt.want, Distance([]rune(tt.a), []rune(tt.b)), "Distance(%q, %q)", tt.a, tt.b)
+	}
+}
