@@ -10,8 +10,6 @@
 package country
 
 import (
-	"github.com/companyintel/mcp-server/suggest"
-
 	"cmp"
 	"fmt"
 	"maps"
@@ -20,6 +18,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/companyintel/mcp-server/suggest"
 )
 
 // Country is one ISO 3166-1 country.
