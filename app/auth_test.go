@@ -86,12 +86,39 @@ type running struct {
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// up is closed once the start-up line has been written, so that a test
+	// waits for it on a channel rather than polling the buffer.
+	up     chan struct{}
+	upDone bool
 }
+
+// startUpLine is what the server logs once it is ready to serve.
+const startUpLine = "starting mcp-server"
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.b.Write(p)
+	n, err := b.b.Write(p)
+	if !b.upDone && bytes.Contains(b.b.Bytes(), []byte(startUpLine)) {
+		b.upDone = true
+		close(b.upChan())
+	}
+	return n, err
+}
+
+// started is closed once the start-up line is in the buffer.
+func (b *syncBuffer) started() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.upChan()
+}
+
+// upChan makes up on first use; b.mu must be held.
+func (b *syncBuffer) upChan() chan struct{} {
+	if b.up == nil {
+		b.up = make(chan struct{})
+	}
+	return b.up
 }
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }
 
@@ -119,15 +146,12 @@ func startAt(t *testing.T, endpoint string, env map[string]string, args ...strin
 	}()
 	t.Cleanup(func() { cancel(); inW.Close() })
 	// Start-up either fails (Run returns) or logs its line.
-	deadline := time.After(10 * time.Second)
-	for !strings.Contains(r.logs.String(), "starting mcp-server") {
-		select {
-		case err := <-r.done:
-			return nil, err
-		case <-deadline:
-			t.Fatalf("no start-up line: %s", r.logs.String())
-		case <-time.After(5 * time.Millisecond):
-		}
+	select {
+	case <-r.logs.started():
+	case err := <-r.done:
+		return nil, err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no start-up line: %s", r.logs.String())
 	}
 	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
 	r.read()

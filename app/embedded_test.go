@@ -117,15 +117,12 @@ func startEmbeddedDemo(t *testing.T, args ...string) string {
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, Stdio{In: inR, Out: io.Discard, Err: logs}, env) }()
 	defer func() { cancel(); inW.Close(); <-done }()
-	deadline := time.After(30 * time.Second)
-	for !strings.Contains(logs.String(), "starting mcp-server") {
-		select {
-		case err := <-done:
-			t.Fatalf("start-up failed: %v\n%s", err, logs.String())
-		case <-deadline:
-			t.Fatalf("no start-up line: %s", logs.String())
-		case <-time.After(5 * time.Millisecond):
-		}
+	select {
+	case <-logs.started():
+	case err := <-done:
+		t.Fatalf("start-up failed: %v\n%s", err, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no start-up line: %s", logs.String())
 	}
 	return logs.String()
 }
