@@ -97,9 +97,7 @@ func TestReadTools(t *testing.T) {
 		})
 
 		t.Run("get_companies_batch drops a duplicate and keeps order", func(t *testing.T) {
-			if len(us.Companies) < 2 {
-				t.Skip("needs two ids from the search above")
-			}
+			require.GreaterOrEqual(t, len(us.Companies), 2, "needs two ids from the search above")
 			a, b := us.Companies[0].ID, us.Companies[1].ID
 			const missing = "cmp_999999" // beyond the data set
 			got := decodeOK[struct {
