@@ -72,7 +72,7 @@ func ParseCursor(cursor string) (Position, error) {
 // be paged over again.
 func (p Position) Fits(limit int) error {
 	if p.Skip > 0 && limit <= p.Skip {
-		return Invalid("limit", fmt.Sprintf("this cursor continues past the first %d companies of a page; "+
+		return Invalid("limit", fmt.Sprintf("this cursor continues past the first %d results of a page; "+
 			"call again with the limit you paged with (more than %d)", p.Skip, p.Skip))
 	}
 	return nil
