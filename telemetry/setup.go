@@ -217,11 +217,16 @@ func checkEndpoint(raw string, headers bool) error {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "":
-		return fmt.Errorf("OTLP endpoint %q: give an http or https URL with a host, e.g. http://localhost:4318", raw)
+		// Shown without its query, which may hold a collector's key.
+		return fmt.Errorf("OTLP endpoint %q: give an http or https URL with a host, e.g. http://localhost:4318", redacted(raw))
 	case u.User != nil:
 		return fmt.Errorf("OTLP endpoint %s://%s…: it carries a user name or password; put credentials in %s instead", u.Scheme, u.Hostname(), EnvHeaders)
 	case headers:
-		if err := auth.CheckSecureURL(raw); err != nil {
+		// The check reads scheme and host only; its message quotes the URL,
+		// so it is given the URL without the query.
+		bare := *u
+		bare.RawQuery, bare.Fragment = "", ""
+		if err := auth.CheckSecureURL(bare.String()); err != nil {
 			return fmt.Errorf("OTLP endpoint with %s set: %w", EnvHeaders, err)
 		}
 	}
