@@ -102,6 +102,12 @@ func Shorten(s string, n int) string {
 	if runes <= n {
 		return s
 	}
+	switch {
+	case n < 1:
+		return ""
+	case n == 1:
+		return "…" // no room for any text before it
+	}
 	cut := s[:end]
 	if i := strings.LastIndex(cut[:len(cut)-1], ". "); i >= len(cut)/2 {
 		return cut[:i+1] + " …"

@@ -20,6 +20,8 @@ func TestShorten(t *testing.T) {
 		assert.LessOrEqual(t, utf8.RuneCountInString(s), n)
 		assert.True(t, utf8.ValidString(s))
 	}
+	assert.Equal(t, "…", Shorten("Acme", 1), "room for the ellipsis alone")
+	assert.Empty(t, Shorten("Acme", 0))
 	exact := strings.Repeat("ü", 40)
 	assert.Equal(t, exact, Shorten(exact, 40), "n runes fit in n, however many bytes")
 	over := Shorten(exact+"ü", 40)
