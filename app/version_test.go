@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -33,4 +34,5 @@ func TestPrintVersion(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[1], "revision unknown ("), lines[1])
 	assert.Equal(t, "modified unknown", lines[2])
 	assert.Equal(t, "catalog "+hash, lines[3])
+	assert.Equal(t, "go "+runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH, lines[4])
 }
