@@ -57,12 +57,3 @@ func companyFrom(c *query.Company) tools.Company {
 	}
 	return out
 }
-
-// companiesFrom shapes a list of companies.
-func companiesFrom(cs []query.Company) []tools.Company {
-	out := make([]tools.Company, len(cs))
-	for i := range cs {
-		out[i] = companyFrom(&cs[i])
-	}
-	return out
-}
