@@ -56,7 +56,7 @@ func tracedClient(t *testing.T, url, key string) (*graphql.Client, *tracetest.Sp
 func spanAttrs(s sdktrace.ReadOnlySpan) map[string]string {
 	m := map[string]string{}
 	for _, kv := range s.Attributes() {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
