@@ -163,7 +163,12 @@ func (c *vocabularyCache) refresh(ctx context.Context) error {
 	}
 	raw, err := c.r.FilterVocabulary(ctx)
 	if err != nil {
-		c.err, c.failedAt = err, now
+		// One caller's cancelled or timed-out request says nothing about
+		// the backend: remembering it would refuse every other caller the
+		// vocabulary for vocabularyRetry.
+		if ctx.Err() == nil {
+			c.err, c.failedAt = err, now
+		}
 		return err
 	}
 	v := &vocabulary{
