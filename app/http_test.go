@@ -114,20 +114,17 @@ func startHTTP(t *testing.T, env map[string]string, args ...string) (*httpServer
 			t.Errorf("server did not stop")
 		}
 	})
-	deadline := time.After(10 * time.Second)
-	for {
-		if m := addrField.FindStringSubmatch(h.logs.String()); m != nil {
-			h.base = "http://" + m[1]
-			return h, nil
-		}
-		select {
-		case <-h.stopped:
-			return nil, h.err
-		case <-deadline:
-			t.Fatalf("no start-up line: %s", h.logs.String())
-		case <-time.After(5 * time.Millisecond):
-		}
+	select {
+	case <-h.logs.started(): // slog writes the whole line in one Write
+	case <-h.stopped:
+		return nil, h.err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no start-up line: %s", h.logs.String())
 	}
+	m := addrField.FindStringSubmatch(h.logs.String())
+	require.NotNil(t, m, "no addr on the start-up line: %s", h.logs.String())
+	h.base = "http://" + m[1]
+	return h, nil
 }
 
 // serviceEnv gives the server its own OIDC identity at the auth stack.
