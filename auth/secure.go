@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -29,23 +30,44 @@ func IsLoopback(host string) bool {
 func CheckSecureURL(raw string) error {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return fmt.Errorf("%q is not a URL", raw)
+		// Not quoted: what fails to parse may be a secret pasted in the
+		// wrong place.
+		return errors.New("the value is not a URL")
 	}
 	return checkSecure(u)
+}
+
+// shown is u as a refusal quotes it: without a user name, password, query
+// or fragment, any of which may carry a secret (a key in the query string
+// is how some APIs and collectors are reached).
+func shown(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery, c.ForceQuery = "", false
+	c.Fragment, c.RawFragment = "", ""
+	if c.Opaque != "" {
+		// "user:pass@host" parses as scheme "user" with an opaque rest.
+		c.Opaque = "…"
+	}
+	s := c.String()
+	if u.RawQuery != "" {
+		s += "?…"
+	}
+	return s
 }
 
 func checkSecure(u *url.URL) error {
 	switch {
 	case u.Scheme == "":
-		return fmt.Errorf("%q has no scheme", u.String())
+		return fmt.Errorf("%q has no scheme", shown(u))
 	case u.Scheme != "https" && u.Scheme != "http":
-		return fmt.Errorf("%q has scheme %s; only https is accepted", u.String(), u.Scheme)
+		return fmt.Errorf("%q has scheme %s; only https is accepted", shown(u), u.Scheme)
 	case u.Host == "" || u.Hostname() == "":
-		return fmt.Errorf("%q has no host", u.String())
+		return fmt.Errorf("%q has no host", shown(u))
 	case u.User != nil:
 		return fmt.Errorf("%s://%s… carries a user name or password in the URL; remove it", u.Scheme, u.Hostname())
 	case u.Scheme == "http" && !IsLoopback(u.Hostname()):
-		return fmt.Errorf("%q is plain http to %s, which would send credentials in clear; use https (plain http is accepted only for localhost, 127.0.0.0/8 and ::1)", u.String(), u.Hostname())
+		return fmt.Errorf("%q is plain http to %s, which would send credentials in clear; use https (plain http is accepted only for localhost, 127.0.0.0/8 and ::1)", shown(u), u.Hostname())
 	}
 	return nil
 }

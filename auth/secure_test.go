@@ -72,3 +72,20 @@ func TestUnusedAPIKeyIsReported(t *testing.T) {
 	assert.Equal(t, auth.APIKey, src.Method)
 	assert.NotContains(t, quiet.String(), "not used", "a key that is used is not reported")
 }
+
+func TestRefusedURLsAreQuotedWithoutTheirSecrets(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://api.example.com/graphql?key=s3cr3t":       `"http://api.example.com/graphql?…" is plain http`,
+		"ftp://api.example.com/graphql?key=s3cr3t#s3cr3t": `"ftp://api.example.com/graphql?…" has scheme ftp`,
+		"api.example.com/graphql?key=s3cr3t":              `"api.example.com/graphql?…" has no scheme`,
+		"user:s3cr3t@api.example.com/graphql":             `"user:…" has scheme user`,
+		"https:///graphql?key=s3cr3t":                     `"https:///graphql?…" has no host`,
+		"https://user:s3cr3t@api.example.com/graphql":     "carries a user name or password",
+		"https://api.example.com/%zz?key=s3cr3t":          "the value is not a URL",
+	} {
+		err := auth.CheckSecureURL(raw)
+		require.Error(t, err, raw)
+		assert.Contains(t, err.Error(), want, raw)
+		assert.NotContains(t, err.Error(), "s3cr3t", raw)
+	}
+}
