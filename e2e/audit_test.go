@@ -84,7 +84,7 @@ func TestAuditRecordNamesWhatWasReadAndWritten(t *testing.T) {
 func auditRecords(t *testing.T, ctx context.Context, s *session, format string, n int) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	waitFor(t, ctx, fmt.Sprintf("%d tool call records", n), func() bool {
+	waitFor(t, ctx, s.stderr, fmt.Sprintf("%d tool call records", n), func() bool {
 		out = nil
 		if format == "text" {
 			for _, r := range textRecords(t, s.stderr) {

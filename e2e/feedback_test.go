@@ -92,7 +92,7 @@ func waitForStartup(t *testing.T, ctx context.Context, s *session) record {
 func waitForRecords(t *testing.T, ctx context.Context, s *session, msg string, n int) []record {
 	t.Helper()
 	var got []record
-	waitFor(t, ctx, fmt.Sprintf("%d %q record(s) on stderr", n, msg), func() bool {
+	waitFor(t, ctx, s.stderr, fmt.Sprintf("%d %q record(s) on stderr", n, msg), func() bool {
 		got = nil
 		for _, r := range textRecords(t, s.stderr) {
 			if r["msg"] == msg {

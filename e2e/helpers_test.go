@@ -230,14 +230,36 @@ func describe(res *mcp.CallToolResult) string {
 // logBuffer collects a child's output. The writer is the child's copying
 // goroutine; readers are the test.
 type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{} // one pending signal per write; see waitFor
 }
 
 func (b *logBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	n, err := b.buf.Write(p)
+	select {
+	case b.signal() <- struct{}{}:
+	default: // a signal is already pending: the waiter will see this write too
+	}
+	return n, err
+}
+
+// signal is the channel a write signals on; the caller holds b.mu or is
+// the waiter (made lazily so a zero logBuffer works).
+func (b *logBuffer) signal() chan struct{} {
+	if b.wrote == nil {
+		b.wrote = make(chan struct{}, 1)
+	}
+	return b.wrote
+}
+
+// written returns the channel that receives a signal after each write.
+func (b *logBuffer) written() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.signal()
 }
 
 func (b *logBuffer) String() string {
@@ -257,20 +279,21 @@ func (b *logBuffer) lines() []string {
 	return strings.Split(s[:end], "\n")
 }
 
-// waitFor polls cond until it holds, failing the test after waitTimeout or
-// when ctx ends. Output from a child arrives through a copying goroutine, so
-// a line written before a reply may still be on its way when the reply is.
-func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
+// waitFor checks cond after each write to b (the output cond reads) until it
+// holds, failing the test after waitTimeout or when ctx ends. Output from a
+// child arrives through a copying goroutine, so a line written before a reply
+// may still be on its way when the reply is. A write between a check and the
+// wait leaves its signal pending, so none is missed.
+func waitFor(t *testing.T, ctx context.Context, b *logBuffer, what string, cond func() bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, waitTimeout)
 	defer cancel()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	wrote := b.written()
 	for !cond() {
 		select {
 		case <-ctx.Done():
 			t.Fatalf("timed out waiting for %s", what)
-		case <-tick.C:
+		case <-wrote:
 		}
 	}
 }
@@ -338,7 +361,7 @@ func toolCalls(records []record, tool string) []record {
 func waitForToolCalls(t *testing.T, ctx context.Context, s *session, tool string, n int) []record {
 	t.Helper()
 	var got []record
-	waitFor(t, ctx, fmt.Sprintf("%d tool call record(s) of %s on stderr", n, tool), func() bool {
+	waitFor(t, ctx, s.stderr, fmt.Sprintf("%d tool call record(s) of %s on stderr", n, tool), func() bool {
 		got = toolCalls(textRecords(t, s.stderr), tool)
 		return len(got) >= n
 	})

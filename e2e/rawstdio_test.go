@@ -88,7 +88,7 @@ func (r *rawServer) response(t *testing.T, ctx context.Context, id int) rpcMessa
 	t.Helper()
 	var found rpcMessage
 	want := fmt.Sprint(id)
-	waitFor(t, ctx, fmt.Sprintf("the reply to request %d on stdout", id), func() bool {
+	waitFor(t, ctx, r.stdout, fmt.Sprintf("the reply to request %d on stdout", id), func() bool {
 		for _, line := range r.stdout.lines() {
 			var m rpcMessage
 			if json.Unmarshal([]byte(line), &m) == nil && string(m.ID) == want && m.Method == "" {

@@ -73,7 +73,7 @@ func TestToolCatalogue(t *testing.T) {
 			assert.False(t, *a.DestructiveHint, "%s: destructiveHint", tool.Name)
 		}
 
-		waitFor(t, ctx, "the start-up line on stderr", func() bool {
+		waitFor(t, ctx, s.stderr, "the start-up line on stderr", func() bool {
 			return slices.ContainsFunc(s.stderr.lines(), startupLine.MatchString)
 		})
 	})
@@ -416,7 +416,7 @@ func TestJSONLogs(t *testing.T) {
 		want := map[string]string{"search_companies": "ok", "create_collection": "mutations_disabled", "get_company": "invalid_arguments"}
 
 		var records []map[string]any
-		waitFor(t, ctx, "three tool call records", func() bool {
+		waitFor(t, ctx, s.stderr, "three tool call records", func() bool {
 			records = jsonRecords(t, s.stderr)
 			n := 0
 			for _, r := range records {
