@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -109,17 +108,7 @@ func notFoundMessage(kind, name, uri string) string {
 }
 
 // excerptOf cuts a name the client sent to a short quotable prefix.
-func excerptOf(s string) string {
-	const max = 60
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func excerptOf(s string) string { return jsonrpc.Excerpt(s, 60) }
 
 // memberPath turns encoding/json's "CallToolRequest.params.name" into the
 // JSON path "params.name": the Go type names come first, capitalised.

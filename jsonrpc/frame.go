@@ -330,8 +330,12 @@ func jsonType(first byte) string {
 }
 
 // excerpt cuts s to a short quotable prefix.
-func excerpt(s string) string {
-	const max = 40
+func excerpt(s string) string { return Excerpt(s, 40) }
+
+// Excerpt cuts s to at most max bytes at a rune boundary, marking a cut with
+// "…", so that a message can quote what a client sent without echoing all of
+// it.
+func Excerpt(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
