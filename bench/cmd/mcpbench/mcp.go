@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/companyintel/mcp-server/bench/internal/tail"
 )
 
 // protocolVersion is the MCP revision every session speaks. Both servers
@@ -41,7 +43,7 @@ type session struct {
 	*client.Client
 	name   string
 	cmd    *exec.Cmd
-	stderr *tailBuffer
+	stderr *tail.Buffer
 	cancel context.CancelFunc
 }
 
@@ -55,7 +57,7 @@ func (s *session) pid() int { return s.cmd.Process.Pid }
 // until close or until ctx ends.
 func open(ctx context.Context, srv server) (*session, time.Duration, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &session{name: srv.name, stderr: newTail(16 << 10), cancel: cancel}
+	s := &session{name: srv.name, stderr: tail.New(16 << 10), cancel: cancel}
 	tr := transport.NewStdioWithOptions(srv.bin, nil, srv.args,
 		// The command is built here so that it gets the driver's process
 		// attributes and exactly srv.env: the transport would otherwise

@@ -12,9 +12,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/companyintel/mcp-server/bench/internal/tail"
 )
 
 // userHZ is the unit of utime and stime in /proc/<pid>/stat. The kernel
@@ -58,39 +59,13 @@ func command(ctx context.Context, dir, bin string, args, env []string) *exec.Cmd
 	return cmd
 }
 
-// tailBuffer keeps the last bytes written to it: a child's stderr, shown
-// when something fails, without holding every log line of a long run.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func newTail(max int) *tailBuffer { return &tailBuffer{max: max} }
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
-}
-
 // backend is a running cmd/appsync-local.
 type backend struct {
 	companies int
 	url       string
 	apiKey    string
 	cmd       *exec.Cmd
-	stderr    *tailBuffer
+	stderr    *tail.Buffer
 	done      chan struct{} // closed when the process has exited
 	// built is the database build time from the backend's own log, when
 	// this start built the database; zero when it reused one on disk.
@@ -112,7 +87,7 @@ func startBackend(ctx context.Context, bin, dataDir string, companies int, apiKe
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return nil, err
 	}
-	b := &backend{companies: companies, apiKey: apiKey, stderr: newTail(16 << 10), done: make(chan struct{})}
+	b := &backend{companies: companies, apiKey: apiKey, stderr: tail.New(16 << 10), done: make(chan struct{})}
 	b.cmd = command(ctx, "", bin, []string{
 		"--listen", "127.0.0.1:0",
 		"--api-key", apiKey,

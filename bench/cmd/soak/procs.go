@@ -12,9 +12,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/companyintel/mcp-server/bench/internal/tail"
 )
 
 // startTimeout bounds a start: the server's includes building a 20,000-company
@@ -26,14 +27,14 @@ const startTimeout = 5 * time.Minute
 type child struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
-	log    *tail
+	log    *tail.Buffer
 }
 
 func spawn(ctx context.Context, bin string, args, env []string) (*child, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	c := &child{cmd: cmd, exited: make(chan struct{}), log: &tail{max: 64 << 10}}
+	c := &child{cmd: cmd, exited: make(chan struct{}), log: tail.New(64 << 10)}
 	cmd.Stdout, cmd.Stderr = c.log, c.log
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -219,28 +220,4 @@ func (s *server) settle(ctx context.Context, want int) (sample, error) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// tail keeps the last bytes a child wrote: shown when it fails, without
-// holding the audit line of every one of 100,000 calls.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
 }
