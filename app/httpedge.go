@@ -247,7 +247,7 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	// The check's answer replaces the handler's (a result, or -32603 for
 	// a missing argument) and mcp-go's decode error, never a refusal of
 	// the transport's.
-	case a.refused != nil && (m.Error == nil || m.Error.Code == jsonrpc.CodeInternalError || goism.MatchString(m.Error.Message)):
+	case a.refused != nil && (m.Error == nil || m.Error.Code == jsonrpc.CodeInternalError || goism().MatchString(m.Error.Message)):
 		a.answered = a.refused
 		return jsonrpc.ErrorReply(a.id, a.refused), a.refused.Code, true
 	case m.Error != nil:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -60,10 +61,10 @@ func encodeResult(v any) (json.RawMessage, error) {
 }
 
 // unparsable matches mcp-go's message for params of the wrong JSON type.
-var unparsable = regexp.MustCompile(`cannot unmarshal (\w+) into Go (?:struct field (\S+)|value) of type (.+)$`)
+var unparsable = lazyRegexp(`cannot unmarshal (\w+) into Go (?:struct field (\S+)|value) of type (.+)$`)
 
 // goism spots a message that would show the client Go internals.
-var goism = regexp.MustCompile(`json:|Go struct|Go value|unmarshal|map\[|interface \{|mcp\.|server\.`)
+var goism = lazyRegexp(`json:|Go struct|Go value|unmarshal|map\[|interface \{|mcp\.|server\.`)
 
 // plainError passes mcp-go's error on, rewriting a message that speaks Go.
 func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
@@ -73,15 +74,15 @@ func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
 			out.Data = b
 		}
 	}
-	if m := notFound.FindStringSubmatch(e.Message); m != nil {
+	if m := notFound().FindStringSubmatch(e.Message); m != nil {
 		out.Message = notFoundMessage(m[1], m[2], m[3])
 		return out
 	}
-	if !goism.MatchString(e.Message) {
+	if !goism().MatchString(e.Message) {
 		return out
 	}
 	out.Code, out.Data = jsonrpc.CodeInvalidParams, nil
-	if m := unparsable.FindStringSubmatch(e.Message); m != nil {
+	if m := unparsable().FindStringSubmatch(e.Message); m != nil {
 		out.Message = fmt.Sprintf("invalid params for %s: member %q must be %s; this one is %s",
 			method, memberPath(m[2]), expectedJSON(m[3]), withArticle(m[1]))
 		return out
@@ -92,7 +93,7 @@ func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
 
 // notFound matches mcp-go's messages for an unknown tool, prompt or
 // resource, which say "not found" twice and no next step.
-var notFound = regexp.MustCompile(`^(?:(tool|prompt) '(.*)' not found: (?:tool|prompt) not found|handler not found for resource URI '(.*)': resource not found)$`)
+var notFound = lazyRegexp(`^(?:(tool|prompt) '(.*)' not found: (?:tool|prompt) not found|handler not found for resource URI '(.*)': resource not found)$`)
 
 // notFoundMessage names what was asked for and where the valid names are.
 func notFoundMessage(kind, name, uri string) string {
@@ -152,4 +153,12 @@ func withArticle(jsonKind string) string {
 		return "a boolean"
 	}
 	return "a " + jsonKind
+}
+
+// lazyRegexp compiles expr on first use. The edge's patterns are needed only
+// to reword an error, and compiling them at package initialisation cost every
+// start, before the first answer (issue 10: start within 1.5x of a bare
+// forwarder).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

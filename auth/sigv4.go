@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -15,8 +16,11 @@ import (
 )
 
 // appsyncHost matches AppSync's own endpoint host and captures the region:
-// <api id>.appsync-api.<region>.amazonaws.com (".cn" in China).
-var appsyncHost = regexp.MustCompile(`^[a-z0-9]+\.appsync-api\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?$`)
+// <api id>.appsync-api.<region>.amazonaws.com (".cn" in China). Compiled on
+// first use, not at package initialisation, which every start pays.
+var appsyncHost = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9]+\.appsync-api\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?$`)
+})
 
 // trySigV4 is the second link of the chain: the SDK's default credential
 // chain (environment, shared profile and SSO, web identity, container and
@@ -79,7 +83,7 @@ func trySigV4(ctx context.Context, r *resolver) (*Source, string, error) {
 // the SDK's region (AWS_REGION, AWS_DEFAULT_REGION or the profile's).
 func signingRegion(endpoint, configured string) (string, error) {
 	if u, err := url.Parse(endpoint); err == nil {
-		if m := appsyncHost.FindStringSubmatch(strings.ToLower(u.Hostname())); m != nil {
+		if m := appsyncHost().FindStringSubmatch(strings.ToLower(u.Hostname())); m != nil {
 			return m[1], nil
 		}
 	}

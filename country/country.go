@@ -67,7 +67,7 @@ type index struct {
 // (12,500 allocations) was the largest share of the server's start-up
 // initialisation, paid even by a start that never normalises a country.
 // TestBuildIndex keeps a conflicting alias in data.go failing every test run.
-var idx = sync.OnceValue(func() *index { return mustBuildIndex(countries, aliases) })
+var idx = sync.OnceValue(func() *index { return mustBuildIndex(countries, aliasTable()) })
 
 // mustBuildIndex is buildIndex for package initialisation.
 func mustBuildIndex(cs []Country, al map[string][]string) *index {
@@ -262,7 +262,7 @@ func normalize(s string) string {
 			b.WriteByte(' ')
 		default:
 			r = unicode.ToLower(r)
-			if f, ok := fold[r]; ok {
+			if f, ok := fold()[r]; ok {
 				b.WriteString(f)
 			} else {
 				b.WriteRune(r)
@@ -295,8 +295,8 @@ func isApostrophe(r rune) bool {
 // letters that have no decomposition (ø, ß, ł, æ), to ASCII. A table rather
 // than Unicode normalisation keeps the package on the standard library, and
 // Latin-1 plus Latin Extended-A covers every spelling of a country name we
-// accept.
-var fold = func() map[rune]string {
+// accept. Built on first use: package initialisation runs on every start.
+var fold = sync.OnceValue(func() map[rune]string {
 	groups := []struct{ from, to string }{
 		{"àáâãäåāăą", "a"}, {"æ", "ae"}, {"çćĉċč", "c"}, {"ďđð", "d"},
 		{"èéêëēĕėęě", "e"}, {"ĝğġģ", "g"}, {"ĥħ", "h"}, {"ìíîïĩīĭįı", "i"},
@@ -312,4 +312,4 @@ var fold = func() map[rune]string {
 		}
 	}
 	return m
-}()
+})

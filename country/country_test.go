@@ -244,7 +244,7 @@ func TestTable(t *testing.T) {
 // under, which also catches an alias that normalisation turns into another
 // country's key.
 func TestAliases(t *testing.T) {
-	for code, list := range aliases {
+	for code, list := range aliasTable() {
 		for _, a := range list {
 			c, ok := Lookup(a)
 			assert.True(t, ok && c.Alpha2 == code, "Lookup(%q) = %+v, %v; want %s", a, c, ok, code)
@@ -253,7 +253,7 @@ func TestAliases(t *testing.T) {
 }
 
 func TestBuildIndex(t *testing.T) {
-	_, err := buildIndex(countries, aliases)
+	_, err := buildIndex(countries, aliasTable())
 	require.NoError(t, err)
 
 	cs := []Country{

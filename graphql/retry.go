@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/Khan/genqlient/graphql"
@@ -54,8 +55,9 @@ var idempotentMutations = map[string]bool{
 }
 
 // mutationDef finds a mutation definition anywhere in a document: fragments
-// may come before the operation.
-var mutationDef = regexp.MustCompile(`(?m)^\s*(mutation|subscription)\b`)
+// may come before the operation. Compiled on first use, not at package
+// initialisation, which every start pays before its first answer.
+var mutationDef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(mutation|subscription)\b`) })
 
 // retries reports whether req may be sent again after a transient failure:
 // a document without a mutation is a query and may; a mutation may only if
@@ -66,7 +68,7 @@ func retries(req *graphql.Request) bool {
 	if !strings.Contains(req.Query, "mutation") && !strings.Contains(req.Query, "subscription") {
 		return true
 	}
-	if m := mutationDef.FindStringSubmatch(req.Query); m != nil {
+	if m := mutationDef().FindStringSubmatch(req.Query); m != nil {
 		return m[1] == "mutation" && idempotentMutations[req.OpName]
 	}
 	return true

@@ -25,7 +25,7 @@ func (c *Client) SetTracer(t trace.Tracer) { c.tracer = t }
 
 // operationType is "mutation" or "query", for the span's name.
 func operationType(req *graphql.Request) string {
-	if m := mutationDef.FindStringSubmatch(req.Query); m != nil {
+	if m := mutationDef().FindStringSubmatch(req.Query); m != nil {
 		return m[1]
 	}
 	return "query"
