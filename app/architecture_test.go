@@ -273,6 +273,35 @@ func TestNoEmbeddedBuildLinksNoBackend(t *testing.T) {
 	}
 }
 
+// otlpGenerated are the OTLP protobuf types and the SDK's exporters that
+// turn spans into them: their packages register descriptors in protobuf's
+// global registry at init, a cost of every start, tracing on or off. The
+// server writes OTLP itself (telemetry/otlpproto.go).
+var otlpGenerated = []string{"go.opentelemetry.io/proto/otlp", "go.opentelemetry.io/otel/exporters/otlp"}
+
+// The release build links no OTLP generated types and no OTLP exporter
+// package, while telemetry's tests do link the generated types (they decode
+// what the server writes with them), which shows the check looks in the
+// right place.
+func TestReleaseBuildLinksNoOTLPGeneratedTypes(t *testing.T) {
+	release, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
+	require.NoError(t, err)
+	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/telemetry").Output()
+	require.NoError(t, err)
+	under := func(list []byte, prefix string) (found []string) {
+		for _, p := range strings.Fields(string(list)) {
+			if p == prefix || strings.HasPrefix(p, prefix+"/") {
+				found = append(found, p)
+			}
+		}
+		return found
+	}
+	for _, prefix := range otlpGenerated {
+		assert.Empty(t, under(release, prefix), "go build -tags noembedded ./cmd/server links these")
+	}
+	assert.NotEmpty(t, under(tests, otlpGenerated[0]), "telemetry's tests should link %s", otlpGenerated[0])
+}
+
 // testOnly are packages only tests may link: the endpoint on the API's
 // original schema (graphql/query/v1backend) and the GraphQL validator it
 // checks documents with.

@@ -15,10 +15,11 @@
 // (package graphql) names the operation, the HTTP status and AppSync's
 // errorType.
 //
-// Export: OTLP over HTTP (protobuf), in batches, by the SDK's otlptrace
-// exporter and a small client of this package's (otlphttp.go says why not
-// otlptracehttp); what is queued is flushed when the server stops, for at
-// most ShutdownTimeout.
+// Export: OTLP over HTTP (protobuf), in batches (the SDK's batch span
+// processor), by a small exporter of this package's that writes the
+// protobuf bytes itself (otlphttp.go and otlpproto.go say why not the
+// SDK's exporters: their start-up cost, tracing on or off); what is queued
+// is flushed when the server stops, for at most ShutdownTimeout.
 //
 // Parents: the W3C trace context a client puts in params._meta
 // (traceparent, tracestate, baggage), as the MCP conventions ask; on HTTP,

@@ -16,9 +16,7 @@ import (
 	"strings"
 	"time"
 
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // Why not otlptracehttp: the official OTLP/HTTP exporter imports the
@@ -26,9 +24,10 @@ import (
 // golang.org/x/net/trace, whose templates make the linker keep every
 // exported method of every type: the release binary grew from 25 MB to
 // 44 MB, and every start paid gRPC's package initialisation, tracing on or
-// off. The SDK's own exporter (otlptrace) still turns spans into OTLP;
-// this client only posts them, as the OTLP/HTTP specification says: one
-// protobuf ExportTraceServiceRequest per batch.
+// off. Nor the SDK's otlptrace exporter under a client of ours: its
+// generated protobuf types cost every start too (otlpproto.go). This
+// exporter writes the OTLP bytes itself and posts them, as the OTLP/HTTP
+// specification says: one protobuf ExportTraceServiceRequest per batch.
 
 // The exporter's variables, read as the specification defines them (the
 // TRACES_ form wins over the general one).
@@ -47,8 +46,8 @@ const defaultExportTimeout = 10 * time.Second
 // maxAnswer bounds how much of a collector's answer is read.
 const maxAnswer = 64 << 10
 
-// otlpHTTP posts span batches to an OTLP/HTTP endpoint. It implements
-// otlptrace.Client.
+// otlpHTTP exports span batches to an OTLP/HTTP endpoint: the
+// sdktrace.SpanExporter under the SDK's batch span processor.
 type otlpHTTP struct {
 	url     string
 	shown   string // url without its query, for messages (redacted)
@@ -157,23 +156,30 @@ func readTLS(get func(string) string) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// Start does nothing: connections are made per export.
-func (c *otlpHTTP) Start(context.Context) error { return nil }
+var _ sdktrace.SpanExporter = (*otlpHTTP)(nil)
 
-// Stop closes idle connections.
-func (c *otlpHTTP) Stop(context.Context) error {
+// Shutdown closes idle connections.
+func (c *otlpHTTP) Shutdown(context.Context) error {
 	c.client.CloseIdleConnections()
 	return nil
 }
 
-// UploadTraces posts one batch. A batch the collector refuses is dropped
+// ExportSpans posts one batch. A batch the collector refuses is dropped
 // (the SDK reports the error, and the server logs it): tracing must never
 // hold a call up, and the next batch is tried afresh.
-func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSpans) error {
-	body, err := exportRequest(spans)
-	if err != nil {
-		return err
+func (c *otlpHTTP) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	body := appendTraceRequest(make([]byte, 0, 512*len(spans)), spans)
+	if len(body) == 0 {
+		return nil
 	}
+	if err := c.post(ctx, body); err != nil {
+		return fmt.Errorf("traces export: %w", err)
+	}
+	return nil
+}
+
+// post sends one encoded ExportTraceServiceRequest.
+func (c *otlpHTTP) post(ctx context.Context, body []byte) error {
 	if c.gzip {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
@@ -210,22 +216,6 @@ func (c *otlpHTTP) UploadTraces(ctx context.Context, spans []*tracepb.ResourceSp
 		return fmt.Errorf("OTLP export to %s: the collector answered %s", c.shown, resp.Status)
 	}
 	return nil
-}
-
-// exportRequest encodes an ExportTraceServiceRequest, whose one field is
-// the repeated resource_spans = 1, without the collector's service package
-// (see the top of this file).
-func exportRequest(spans []*tracepb.ResourceSpans) ([]byte, error) {
-	var out []byte
-	for _, rs := range spans {
-		b, err := proto.Marshal(rs)
-		if err != nil {
-			return nil, fmt.Errorf("encoding spans: %w", err)
-		}
-		out = protowire.AppendTag(out, 1, protowire.BytesType)
-		out = protowire.AppendBytes(out, b)
-	}
-	return out, nil
 }
 
 // redacted is an endpoint as logs show it: without its query, which some

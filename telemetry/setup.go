@@ -13,7 +13,6 @@ import (
 	"github.com/go-logr/logr"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -90,10 +89,6 @@ func New(ctx context.Context, s Settings) (*Tracing, error) {
 		return nil, err
 	}
 	routeErrors(s.Logger)
-	exp, err := otlptrace.New(ctx, client)
-	if err != nil {
-		return nil, fmt.Errorf("OTLP trace exporter: %w", err)
-	}
 	res, err := resource.New(ctx,
 		resource.WithTelemetrySDK(),
 		resource.WithAttributes(cfg.resource...),
@@ -103,7 +98,7 @@ func New(ctx context.Context, s Settings) (*Tracing, error) {
 		return nil, fmt.Errorf("%s: %w", EnvResourceAttributes, err)
 	}
 	tp := sdktrace.NewTracerProvider(
-		sdktrace.WithBatcher(exp),
+		sdktrace.WithBatcher(client),
 		sdktrace.WithResource(res),
 		sdktrace.WithSampler(cfg.sampler),
 	)
