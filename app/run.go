@@ -46,15 +46,21 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 		return err
 	}
 	defer stopTracing(tr, logger)
-	b, err := connect(ctx, cfg, logger, getenv)
+	if cfg.HTTP.Addr != "" {
+		b, err := connect(ctx, cfg, logger, getenv)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		b.tracing = tr
+		return runHTTP(ctx, cfg, logger, b)
+	}
+	b, err := connectInBackground(ctx, cfg, logger, getenv)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	b.tracing = tr
-	if cfg.HTTP.Addr != "" {
-		return runHTTP(ctx, cfg, logger, b)
-	}
 	return runStdio(ctx, cfg, logger, b, stdio)
 }
 
@@ -63,8 +69,11 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 // backend when --embedded started one, and the rate limiter.
 type backendConn struct {
 	endpoint string
-	src      *auth.Source
-	emb      *embedded
+	// id is the server's own credentials; src is the same source, set when
+	// connect resolved it before returning.
+	id  *identity
+	src *auth.Source
+	emb *embedded
 	// limiter holds the rate limits, shared by every request and user.
 	limiter      Limiter
 	closeLimiter func()
@@ -76,35 +85,74 @@ type backendConn struct {
 // connect starts the embedded backend if asked, resolves the server's own
 // credentials and opens the rate limiter.
 func connect(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
+	b, resolve, err := prepare(ctx, cfg, logger, getenv)
+	if err != nil {
+		return nil, err
+	}
+	src, err := resolve()
+	if err != nil {
+		b.Close()
+		return nil, misconfigured(err)
+	}
+	b.src, b.id = src, resolvedIdentity(src)
+	if err := b.openLimiter(ctx, cfg, logger); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// connectInBackground is connect for a stdio server: the credential chain
+// runs while the server starts answering (see identity), and its outcome
+// is b.id.
+func connectInBackground(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
+	b, resolve, err := prepare(ctx, cfg, logger, getenv)
+	if err != nil {
+		return nil, err
+	}
+	b.id = newIdentity()
+	go func() { b.id.set(resolve()) }()
+	if err := b.openLimiter(ctx, cfg, logger); err != nil {
+		b.id.wait(context.Background()) // the chain may be using the embedded backend
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// prepare starts the embedded backend if asked and returns how to resolve
+// the server's own credentials.
+func prepare(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, func() (*auth.Source, error), error) {
 	b := &backendConn{endpoint: cfg.Endpoint}
 	authOpts := auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
 	if cfg.Embedded {
 		emb, err := startEmbedded(ctx, cfg, logger)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b.emb, b.endpoint = emb, emb.URL
 		authOpts = emb.authOptions(authOpts)
 	}
 	authOpts.Endpoint = b.endpoint
-	src, err := auth.Resolve(ctx, authOpts)
-	if errors.Is(err, auth.ErrNoCredentials) && cfg.HTTP.OAuth() && cfg.HTTP.Upstream == UpstreamExchange {
-		// Every backend request carries its user's exchanged token; the
-		// server needs no identity of its own (readiness pings go without).
-		src, err = &auth.Source{Method: "none", Principal: "none"}, nil
-	}
-	if err != nil {
-		b.Close()
-		return nil, misconfigured(err)
-	}
-	b.src = src
+	return b, func() (*auth.Source, error) {
+		src, err := auth.Resolve(ctx, authOpts)
+		if errors.Is(err, auth.ErrNoCredentials) && cfg.HTTP.OAuth() && cfg.HTTP.Upstream == UpstreamExchange {
+			// Every backend request carries its user's exchanged token; the
+			// server needs no identity of its own (readiness pings go without).
+			return &auth.Source{Method: "none", Principal: "none"}, nil
+		}
+		return src, err
+	}, nil
+}
+
+// openLimiter opens the rate limiter.
+func (b *backendConn) openLimiter(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	limiter, closeLimiter, err := newLimiter(ctx, cfg, logger)
 	if err != nil {
-		b.Close()
-		return nil, misconfigured(err)
+		return misconfigured(err)
 	}
 	b.limiter, b.closeLimiter = limiter, closeLimiter
-	return b, nil
+	return nil
 }
 
 // Close releases the rate limiter and stops the embedded backend, if any.
@@ -152,14 +200,14 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 		Limiter:      b.limiter,
 		Runtime: tools.Runtime{
 			Logger:           logger,
-			UnauthorizedHint: b.src.UnauthorizedHint,
+			UnauthorizedHint: b.id.UnauthorizedHint,
 			ErrorClasses:     cfg.ErrorClasses,
 			CallTimeout:      cfg.Timeout + 5*time.Second,
 			AnswerBound:      cfg.MaxAnswerBytes,
 			Observe:          observeCalls(a.observe, b.tracing),
 		},
 		Transport:      a.transport,
-		Auth:           b.src.Status,
+		Auth:           b.id.Status,
 		Version:        Version(),
 		ValidateOutput: cfg.ValidateOutput,
 
@@ -190,13 +238,30 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 }
 
 // runStdio serves one client over the process's standard streams, as the
-// server's own identity.
+// server's own identity. The start-up line follows the credential chain's
+// outcome, which it names; a chain that fails stops the server with that
+// error even if the client already has the catalogue.
 func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio) error {
-	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
-	logStart(logger, cfg, "stdio", b.src.Method, counts, tracingFields(b.tracing)...)
+	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
+	serveCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	started := make(chan struct{})
+	go func() {
+		defer close(started)
+		// The chain is bounded by its own timeouts and by ctx.
+		src, err := b.id.wait(context.Background())
+		if err != nil {
+			stop()
+			return
+		}
+		logStart(logger, cfg, "stdio", src.Method, counts, tracingFields(b.tracing)...)
+	}()
 
-	caller := tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}
-	err := serveStdio(ctx, s, caller, logger, stdio, b.tracing)
+	err := serveStdio(serveCtx, s, b.id, logger, stdio, b.tracing)
+	<-started
+	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {
+		return misconfigured(idErr)
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("stdio: %w", err)
 	}

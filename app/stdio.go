@@ -12,7 +12,6 @@ import (
 
 	"github.com/companyintel/mcp-server/jsonrpc"
 	"github.com/companyintel/mcp-server/telemetry"
-	"github.com/companyintel/mcp-server/tools"
 )
 
 // maxConcurrentCalls bounds the requests served at once on stdio; more wait
@@ -26,16 +25,16 @@ const maxConcurrentCalls = 32
 // mcp-go sees it; mcp-go's own StdioServer is not used, because it answers
 // cancelled requests, loses large ids and cancels work in flight at end of
 // input (see the jsonrpc package doc).
-func serveStdio(ctx context.Context, s *server.MCPServer, caller tools.Caller, logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing) error {
+func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing) error {
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 100)}
 	if err := s.RegisterSession(ctx, sess); err != nil {
 		return err
 	}
 	defer s.UnregisterSession(ctx, sess.SessionID())
-	ctx = tools.WithCaller(s.WithContext(ctx, sess), caller)
+	ctx = s.WithContext(ctx, sess)
 
 	edge := &jsonrpc.Stdio{
-		Handler:      mcpHandler(s),
+		Handler:      waitForIdentity(id, mcpHandler(s)),
 		Logger:       logger,
 		Limit:        maxConcurrentCalls,
 		Bounded:      []string{string(mcp.MethodToolsCall), string(mcp.MethodResourcesRead)},

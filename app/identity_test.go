@@ -1,0 +1,165 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/appsynclocal/authn"
+)
+
+// These tests hold the credential chain mid-flight, at an OIDC issuer that
+// answers only when the test lets it, and show what a stdio client sees
+// meanwhile: the handshake and the catalogue at once, a tool call that
+// waits for the chain and then runs as the identity it chose, and a chain
+// that fails after the catalogue was served stopping the server as a
+// failed start-up does.
+
+// gatedIssuer is an OIDC issuer whose every request waits for open.
+type gatedIssuer struct {
+	*authn.Issuer
+	arrived chan struct{} // one value per request that reached the gate
+	open    chan struct{}
+}
+
+func startGatedIssuer(t *testing.T) *gatedIssuer {
+	t.Helper()
+	g := &gatedIssuer{arrived: make(chan struct{}, 100), open: make(chan struct{})}
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.arrived <- struct{}{}
+		<-g.open
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	iss, err := authn.NewIssuer(authn.IssuerConfig{URL: srv.URL})
+	require.NoError(t, err)
+	g.Issuer, handler = iss, iss.Handler()
+	t.Cleanup(g.release)
+	return g
+}
+
+// release lets every request through, now and later.
+func (g *gatedIssuer) release() {
+	select {
+	case <-g.open:
+	default:
+		close(g.open)
+	}
+}
+
+// stdioRun is app.Run over pipes, started without waiting for anything.
+type stdioRun struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Scanner
+	logs *syncBuffer
+	done chan error
+}
+
+func runStdioServer(t *testing.T, endpoint string, env map[string]string) *stdioRun {
+	t.Helper()
+	cfg, err := ParseConfig([]string{"--endpoint", endpoint}, func(k string) string { return env[k] }, io.Discard)
+	require.NoError(t, err)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r := &stdioRun{t: t, in: inW, out: bufio.NewScanner(outR), logs: &syncBuffer{}, done: make(chan error, 1)}
+	r.out.Buffer(make([]byte, 1<<20), 1<<22)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		r.done <- Run(ctx, cfg, Stdio{In: inR, Out: outW, Err: r.logs}, func(k string) string { return env[k] })
+		outW.Close()
+	}()
+	t.Cleanup(func() { cancel(); inW.Close() })
+	return r
+}
+
+func (r *stdioRun) send(line string) {
+	r.t.Helper()
+	_, err := io.WriteString(r.in, line+"\n")
+	require.NoError(r.t, err)
+}
+
+// answer reads the next line, which must be the answer to id.
+func (r *stdioRun) answer(id int) map[string]any {
+	r.t.Helper()
+	require.True(r.t, r.out.Scan(), "no answer to %d: %v; log:\n%s", id, r.out.Err(), r.logs.String())
+	var m map[string]any
+	require.NoError(r.t, json.Unmarshal(r.out.Bytes(), &m))
+	require.EqualValues(r.t, id, m["id"], "%s", r.out.Bytes())
+	return m
+}
+
+func TestStdioListsToolsWhileTheChainResolvesAndACallWaitsForIt(t *testing.T) {
+	iss := startGatedIssuer(t)
+	srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: t.TempDir(), Companies: 50,
+		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()}}, "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	token, err := iss.Mint("alice", time.Hour)
+	require.NoError(t, err)
+
+	r := runStdioServer(t, srv.URL(), map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": token})
+	<-iss.arrived // the chain's OIDC link is waiting at the issuer
+
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	assert.Contains(t, r.answer(1), "result")
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	tools := r.answer(2)["result"].(map[string]any)["tools"].([]any)
+	assert.Len(t, tools, 9)
+	assert.NotContains(t, r.logs.String(), startUpLine, "the start-up line names the chain's outcome, which is not known yet")
+
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_collections","arguments":{}}}`)
+	iss.release()
+	res := r.answer(3)["result"].(map[string]any)
+	assert.NotEqual(t, true, res["isError"], "%v", res)
+	<-r.logs.started()
+	logs := r.logs.String()
+	assert.Contains(t, logs, "auth=oidc")
+	assert.Regexp(t, `tool=list_collections.*caller=alice|caller=alice.*tool=list_collections`, logs, "the call ran as the identity the chain chose")
+}
+
+func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
+	iss := startGatedIssuer(t)
+	srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: t.TempDir(), Companies: 50,
+		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()}}, "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	expired, err := iss.Sign(authn.Claims{Subject: "alice", IssuedAt: time.Now().Add(-2 * time.Hour), Expiry: time.Now().Add(-time.Hour)})
+	require.NoError(t, err)
+
+	r := runStdioServer(t, srv.URL(), map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": expired,
+		"APPSYNC_API_KEY": srv.Backend().APIKey()}) // a weaker identity that must not be used
+	<-iss.arrived
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	assert.Contains(t, r.answer(1), "result")
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_collections","arguments":{}}}`)
+	iss.release()
+
+	// The input stays open: the chain's failure alone stops the server.
+	select {
+	case err := <-r.done:
+		require.Error(t, err)
+		assert.True(t, IsMisconfiguration(err), "exit status 2, as a failed start-up: %v", err)
+		assert.Contains(t, err.Error(), "oidc")
+		assert.NotContains(t, err.Error(), expired)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the server kept running with a broken credential chain; log:\n%s", r.logs.String())
+	}
+	for r.out.Scan() {
+		assert.NotContains(t, r.out.Text(), `"result"`, "the waiting call must not be answered as a success")
+	}
+	assert.NotContains(t, r.logs.String(), startUpLine)
+	assert.False(t, strings.Contains(r.logs.String(), "tool=list_collections") && strings.Contains(r.logs.String(), "outcome=ok"))
+}
