@@ -292,3 +292,41 @@ func TestSpansOfTheRealSDKDecode(t *testing.T) {
 	assert.Equal(t, tracepb.Status_STATUS_CODE_OK, child0.GetStatus().GetCode())
 	assert.Equal(t, tracepb.Span_SPAN_KIND_SERVER, ss.GetSpans()[1].GetKind())
 }
+
+// serverSpans are n spans as the server records them: a server span's
+// attributes, a remote parent, an OK status.
+func serverSpans(n int) []sdktrace.ReadOnlySpan {
+	res := resource.NewSchemaless(attribute.String("service.name", "mcp-server"), attribute.String("service.version", "v1.0.0"),
+		attribute.String("telemetry.sdk.language", "go"), attribute.String("telemetry.sdk.name", "opentelemetry"))
+	start := time.Date(2026, 12, 1, 23, 0, 0, 0, time.UTC)
+	spans := make([]sdktrace.ReadOnlySpan, n)
+	for i := range spans {
+		spans[i] = tracetest.SpanStub{
+			Name:        "tools/call search_companies",
+			SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{byte(i), 1}, TraceFlags: trace.FlagsSampled}),
+			Parent:      trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{9}, Remote: true}),
+			SpanKind:    trace.SpanKindServer,
+			StartTime:   start, EndTime: start.Add(time.Millisecond),
+			Attributes: []attribute.KeyValue{
+				attribute.String("mcp.method.name", "tools/call"), attribute.String("network.transport", "pipe"),
+				attribute.String("jsonrpc.request.id", "1234"), attribute.String("mcp.protocol.version", "2025-11-25"),
+				attribute.String("gen_ai.tool.name", "search_companies"), attribute.String("gen_ai.operation.name", "execute_tool"),
+			},
+			Status:               sdktrace.Status{Code: codes.Ok},
+			Resource:             res,
+			InstrumentationScope: sdkinstr.Scope{Name: instrumentation},
+		}.Snapshot()
+	}
+	return spans
+}
+
+// BenchmarkEncodeSpans is the encoding of one batch of server spans, per
+// span: what an export costs besides the HTTP request.
+func BenchmarkEncodeSpans(b *testing.B) {
+	spans := serverSpans(128)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = appendTraceRequest(make([]byte, 0, 512*len(spans)), spans)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(spans)), "ns/span")
+}
