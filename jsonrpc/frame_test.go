@@ -170,6 +170,8 @@ func TestResultReplyCarriesNoHTMLEscapes(t *testing.T) {
 		`{"t":"two: \\\u0026"}`:                           `{"t":"two: \\&"}`,
 		`{"t":"other escapes stay: \u00e9 \n \" \u2028"}`: `{"t":"other escapes stay: \u00e9 \n \" \u2028"}`,
 		`{"ok":true}`: `{"ok":true}`,
+		`{"t":"\u0026\u0026x\u0041\u002C\u00263c"}`: `{"t":"&&x\u0041\u002C&3c"}`,
+		`{"a":"\u003c","b":"\u003E"}`:               `{"a":"<","b":">"}`,
 	} {
 		id, perr := ParseID(json.RawMessage("1"))
 		require.Nil(t, perr)

@@ -97,9 +97,11 @@ func render(out any) (Rendered, error) {
 	if err != nil {
 		return Rendered{}, err
 	}
-	r := Rendered{JSON: b, Text: string(b), Value: out}
+	r := Rendered{JSON: b, Value: out}
 	if l, ok := out.(List); ok {
 		r.Text, r.Records = listText(out, l.Lines()), l.Len()
+	} else {
+		r.Text = string(b)
 	}
 	return r, nil
 }
@@ -111,6 +113,11 @@ func listText(out any, lines []string) string {
 	v := reflect.Indirect(reflect.ValueOf(out))
 	t := v.Type()
 	var b strings.Builder
+	size := 256 // the note and the other fields
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	b.Grow(size)
 	var rest []string
 	for i := range t.NumField() {
 		f := t.Field(i)

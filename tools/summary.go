@@ -56,33 +56,56 @@ const DescriptionLen = 120
 // as the record without a JSON key per field, then the description cut at a
 // word boundary. Empty fields are left out; each kept one reads on its own
 // ("250 employees", "founded 2012").
+//
+// Every list answer renders a line per company, so the line is written
+// into one buffer sized up front, without intermediate strings.
 func (s Summary) Line() string {
-	var b strings.Builder
-	b.WriteString(s.ID)
-	b.WriteString(" | ")
-	b.WriteString(s.Name)
-	add := func(part string) {
-		if part != "" {
-			b.WriteString(" | ")
-			b.WriteString(part)
+	desc := Shorten(oneLine(s.description), DescriptionLen)
+	size := len(s.ID) + len(s.Name) + len(s.Domain) + len(s.City) + len(s.CountryCode) + len(desc) + 64
+	for _, c := range s.Categories {
+		size += len(c) + 2
+	}
+	b := make([]byte, 0, size)
+	b = append(b, s.ID...)
+	b = append(b, " | "...)
+	b = append(b, s.Name...)
+	sep := func() { b = append(b, " | "...) }
+	if s.Domain != "" {
+		sep()
+		b = append(b, s.Domain...)
+	}
+	if s.City != "" || s.CountryCode != "" {
+		sep()
+		b = append(b, s.City...)
+		if s.City != "" && s.CountryCode != "" {
+			b = append(b, ", "...)
+		}
+		b = append(b, s.CountryCode...)
+	}
+	if len(s.Categories) > 1 || len(s.Categories) == 1 && s.Categories[0] != "" {
+		sep()
+		for i, c := range s.Categories {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, c...)
 		}
 	}
-	add(s.Domain)
-	switch {
-	case s.City != "" && s.CountryCode != "":
-		add(s.City + ", " + s.CountryCode)
-	default:
-		add(s.City + s.CountryCode)
-	}
-	add(strings.Join(s.Categories, ", "))
 	if s.EmployeeCount != nil {
-		add(strconv.Itoa(*s.EmployeeCount) + " employees")
+		sep()
+		b = strconv.AppendInt(b, int64(*s.EmployeeCount), 10)
+		b = append(b, " employees"...)
 	}
 	if s.FoundedYear != nil {
-		add("founded " + strconv.Itoa(*s.FoundedYear))
+		sep()
+		b = append(b, "founded "...)
+		b = strconv.AppendInt(b, int64(*s.FoundedYear), 10)
 	}
-	add(Shorten(oneLine(s.description), DescriptionLen))
-	return b.String()
+	if desc != "" {
+		sep()
+		b = append(b, desc...)
+	}
+	return string(b)
 }
 
 // Shorten cuts s to at most n characters, ending it with "…" when anything

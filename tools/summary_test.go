@@ -41,3 +41,20 @@ func TestSummaryLine(t *testing.T) {
 	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | Acme builds robots. | updated 2026-01-02T00:00:00Z",
 		c.Line(), "a full profile: the website is the domain's, so it is left out")
 }
+
+func TestSummaryLineLeavesOutEmptyParts(t *testing.T) {
+	zero := 0
+	for _, tt := range []struct {
+		s    Summary
+		want string
+	}{
+		{Summary{ID: "c", Name: "N", City: "Paris"}, "c | N | Paris"},
+		{Summary{ID: "c", Name: "N", CountryCode: "FR"}, "c | N | FR"},
+		{Summary{ID: "c", Name: "N", Categories: []string{""}}, "c | N"},
+		{Summary{ID: "c", Name: "N", Categories: []string{"", "AI"}}, "c | N | , AI"},
+		{Summary{ID: "c", Name: "N", EmployeeCount: &zero}, "c | N | 0 employees"},
+		{Summary{ID: "c", Name: "N", FoundedYear: &zero, description: "tab\there"}, "c | N | founded 0 | tab here"},
+	} {
+		assert.Equal(t, tt.want, tt.s.Line())
+	}
+}
