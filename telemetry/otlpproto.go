@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"encoding/binary"
 	"math"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -9,17 +10,20 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // This file writes an OTLP ExportTraceServiceRequest straight from the
-// SDK's spans, with protowire alone. Why not the SDK's otlptrace exporter:
-// it converts spans into the generated types of go.opentelemetry.io/proto/otlp,
-// and those packages register their descriptors in protobuf's global
-// registry when the program starts: 0.8 ms of every start, tracing on or
-// off (GODEBUG=inittrace=1; 1.9 ms with the init of the protobuf runtime
-// under them, which goes too when nothing else links it), for the one job
-// of turning a batch into bytes. The field numbers are those of opentelemetry-proto:
+// SDK's spans, in the protobuf wire format, with the standard library
+// alone. Why not the SDK's otlptrace exporter: it converts spans into the
+// generated types of go.opentelemetry.io/proto/otlp, and those packages
+// register their descriptors in protobuf's global registry when the
+// program starts: 0.8 ms of every start, tracing on or off
+// (GODEBUG=inittrace=1; 1.9 ms with the init of the protobuf runtime under
+// them, which goes too when nothing else links it), for the one job of
+// turning a batch into bytes. Nor protobuf's protowire package: under it
+// is internal/detrand, whose init reads the executable (0.25 ms of every
+// start), and the wire format needs only the few helpers at the end of
+// this file. The field numbers are those of opentelemetry-proto:
 // collector/trace/v1/trace_service.proto, trace/v1/trace.proto,
 // common/v1/common.proto and resource/v1/resource.proto. The tests decode
 // what this writes with the official generated types.
@@ -183,17 +187,17 @@ func statusCode(c codes.Code) int {
 
 // appendFlags appends a span's or a link's flags: the W3C trace flags,
 // and whether the context is remote (always known here).
-func appendFlags(b []byte, num protowire.Number, tf trace.TraceFlags, sc trace.SpanContext) []byte {
+func appendFlags(b []byte, num int, tf trace.TraceFlags, sc trace.SpanContext) []byte {
 	flags := uint32(tf) | flagHasIsRemote
 	if sc.IsRemote() {
 		flags |= flagIsRemote
 	}
-	b = protowire.AppendTag(b, num, protowire.Fixed32Type)
-	return protowire.AppendFixed32(b, flags)
+	b = appendTag(b, num, wireFixed32)
+	return binary.LittleEndian.AppendUint32(b, flags)
 }
 
 // appendKeyValues appends each attribute as a KeyValue in field num.
-func appendKeyValues(b []byte, num protowire.Number, kvs []attribute.KeyValue) []byte {
+func appendKeyValues(b []byte, num int, kvs []attribute.KeyValue) []byte {
 	for _, kv := range kvs {
 		b = appendKeyValue(b, num, kv)
 	}
@@ -201,7 +205,7 @@ func appendKeyValues(b []byte, num protowire.Number, kvs []attribute.KeyValue) [
 }
 
 // appendAttributes is appendKeyValues for a set's attributes.
-func appendAttributes(b []byte, num protowire.Number, it attribute.Iterator) []byte {
+func appendAttributes(b []byte, num int, it attribute.Iterator) []byte {
 	for it.Next() {
 		b = appendKeyValue(b, num, it.Attribute())
 	}
@@ -209,7 +213,7 @@ func appendAttributes(b []byte, num protowire.Number, it attribute.Iterator) []b
 }
 
 // appendKeyValue appends one common.proto KeyValue in field num.
-func appendKeyValue(b []byte, num protowire.Number, kv attribute.KeyValue) []byte {
+func appendKeyValue(b []byte, num int, kv attribute.KeyValue) []byte {
 	m := len(b)
 	b = openField(b, num)
 	b = appendString(b, 1, string(kv.Key))
@@ -221,24 +225,24 @@ func appendKeyValue(b []byte, num protowire.Number, kv attribute.KeyValue) []byt
 // value is a oneof: its member is written even when zero ("", false, 0),
 // since which member is there is part of the value. Slices become an
 // ArrayValue, maps a KeyValueList, as the SDK's exporter sends them.
-func appendAnyValue(b []byte, num protowire.Number, v attribute.Value) []byte {
+func appendAnyValue(b []byte, num int, v attribute.Value) []byte {
 	m := len(b)
 	b = openField(b, num)
 	switch v.Type() {
 	case attribute.STRING:
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendString(b, v.AsString())
+		b = appendTag(b, 1, wireBytes)
+		b = appendLen(b, v.AsString())
 	case attribute.BOOL:
-		b = protowire.AppendTag(b, 2, protowire.VarintType)
-		b = protowire.AppendVarint(b, protowire.EncodeBool(v.AsBool()))
+		b = appendTag(b, 2, wireVarint)
+		b = append(b, boolByte(v.AsBool()))
 	case attribute.INT64:
-		b = protowire.AppendTag(b, 3, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(v.AsInt64()))
+		b = appendTag(b, 3, wireVarint)
+		b = binary.AppendUvarint(b, uint64(v.AsInt64())) // int64: two's complement, 10 bytes when negative
 	case attribute.FLOAT64:
 		b = appendDouble(b, 4, v.AsFloat64())
 	case attribute.BYTESLICE:
-		b = protowire.AppendTag(b, 7, protowire.BytesType)
-		b = protowire.AppendBytes(b, v.AsByteSlice())
+		b = appendTag(b, 7, wireBytes)
+		b = appendLen(b, v.AsByteSlice())
 	case attribute.STRINGSLICE, attribute.BOOLSLICE, attribute.INT64SLICE, attribute.FLOAT64SLICE, attribute.SLICE:
 		a := len(b)
 		b = openField(b, 5) // AnyValue.array_value
@@ -252,8 +256,8 @@ func appendAnyValue(b []byte, num protowire.Number, v attribute.Value) []byte {
 	case attribute.EMPTY:
 		// An empty AnyValue.
 	default:
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendString(b, "INVALID") // as the SDK's exporter says it
+		b = appendTag(b, 1, wireBytes)
+		b = appendLen(b, "INVALID") // as the SDK's exporter says it
 	}
 	return closeField(b, m)
 }
@@ -285,66 +289,98 @@ func appendArray(b []byte, v attribute.Value) []byte {
 	return b
 }
 
+// The wire types of the protobuf encoding used here.
+const (
+	wireVarint  = 0
+	wireFixed64 = 1
+	wireBytes   = 2 // length-delimited: strings, bytes, messages
+	wireFixed32 = 5
+)
+
+// appendTag appends a field's key: its number and wire type, as a varint
+// (binary.AppendUvarint writes protobuf's base-128 varints).
+func appendTag(b []byte, num, typ int) []byte {
+	return binary.AppendUvarint(b, uint64(num)<<3|uint64(typ))
+}
+
+// appendLen appends a length-delimited value.
+func appendLen[T string | []byte](b []byte, v T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+// boolByte is a bool's varint.
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 // openField starts the length-delimited field num at the end of b,
 // leaving one byte for its length (a message under 128 bytes, the common
 // case, needs no more); closeField(b, len(b) before openField) ends it.
-func openField(b []byte, num protowire.Number) []byte {
-	return append(protowire.AppendTag(b, num, protowire.BytesType), 0)
+func openField(b []byte, num int) []byte {
+	return append(appendTag(b, num, wireBytes), 0)
 }
 
 // closeField writes the length of the field opened at start, moving its
 // body along when the length takes more than the one byte left for it.
 func closeField(b []byte, start int) []byte {
-	_, _, tag := protowire.ConsumeTag(b[start:])
-	at := start + tag // the byte left for the length
-	n := len(b) - at - 1
-	size := protowire.SizeVarint(uint64(n))
-	if size > 1 {
-		b = append(b, make([]byte, size-1)...)
-		copy(b[at+size:], b[at+1:at+1+n])
+	at := start
+	for b[at] >= 0x80 { // the tag's varint
+		at++
 	}
-	protowire.AppendVarint(b[:at], uint64(n))
+	at++ // the byte left for the length
+	n := uint64(len(b) - at - 1)
+	var length [binary.MaxVarintLen64]byte
+	size := len(binary.AppendUvarint(length[:0], n))
+	if size > 1 {
+		b = append(b, length[1:size]...) // room: the body moves size-1 bytes along
+		copy(b[at+size:], b[at+1:at+1+int(n)])
+	}
+	copy(b[at:], length[:size])
 	return b
 }
 
 // appendString appends a string field, omitted when empty (proto3).
-func appendString(b []byte, num protowire.Number, s string) []byte {
+func appendString(b []byte, num int, s string) []byte {
 	if s == "" {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
+	b = appendTag(b, num, wireBytes)
+	return appendLen(b, s)
 }
 
 // appendBytes appends a bytes field.
-func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, v)
+func appendBytes(b []byte, num int, v []byte) []byte {
+	b = appendTag(b, num, wireBytes)
+	return appendLen(b, v)
 }
 
 // appendVarint appends a varint field, omitted when zero (proto3).
-func appendVarint(b []byte, num protowire.Number, v uint64) []byte {
+func appendVarint(b []byte, num int, v uint64) []byte {
 	if v == 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.VarintType)
-	return protowire.AppendVarint(b, v)
+	b = appendTag(b, num, wireVarint)
+	return binary.AppendUvarint(b, v)
 }
 
 // appendTime appends a fixed64 *_time_unix_nano field; a time before 1970
 // is sent as 0, as the SDK's exporter does.
-func appendTime(b []byte, num protowire.Number, ns int64) []byte {
+func appendTime(b []byte, num int, ns int64) []byte {
 	if ns <= 0 {
 		return b
 	}
-	b = protowire.AppendTag(b, num, protowire.Fixed64Type)
-	return protowire.AppendFixed64(b, uint64(ns))
+	b = appendTag(b, num, wireFixed64)
+	return binary.LittleEndian.AppendUint64(b, uint64(ns))
 }
 
 // appendDouble appends a double field.
-func appendDouble(b []byte, num protowire.Number, f float64) []byte {
-	b = protowire.AppendTag(b, num, protowire.Fixed64Type)
-	return protowire.AppendFixed64(b, math.Float64bits(f))
+func appendDouble(b []byte, num int, f float64) []byte {
+	b = appendTag(b, num, wireFixed64)
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 }
 
 // count is a dropped-items count as the uint32 OTLP holds.

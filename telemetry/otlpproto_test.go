@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -291,6 +293,30 @@ func TestSpansOfTheRealSDKDecode(t *testing.T) {
 		child0.GetEvents()[0], "the event kept (the SDK keeps the latest)")
 	assert.Equal(t, tracepb.Status_STATUS_CODE_OK, child0.GetStatus().GetCode())
 	assert.Equal(t, tracepb.Span_SPAN_KIND_SERVER, ss.GetSpans()[1].GetKind())
+}
+
+// TestFieldLengthsAtVarintBoundaries: a field's length takes one byte up
+// to 127, then two, three, four; protobuf's own reader finds the tag, the
+// body and nothing after it at each size.
+func TestFieldLengthsAtVarintBoundaries(t *testing.T) {
+	for _, n := range []int{0, 1, 127, 128, 16383, 16384, 2097151, 2097152} {
+		for _, num := range []int{1, 15, 16, 2047} { // one- and two-byte tags
+			body := bytes.Repeat([]byte{0xa5}, n)
+			b := []byte{0xff} // something before the field, left alone
+			b = openField(b, num)
+			b = append(b, body...)
+			b = closeField(b, 1)
+			gotNum, typ, tagLen := protowire.ConsumeTag(b[1:])
+			require.Positive(t, tagLen, "n=%d num=%d", n, num)
+			got, bodyLen := protowire.ConsumeBytes(b[1+tagLen:])
+			require.Positive(t, bodyLen, "n=%d num=%d", n, num)
+			assert.Equal(t, protowire.Number(num), gotNum)
+			assert.Equal(t, protowire.BytesType, typ)
+			assert.True(t, bytes.Equal(body, got), "n=%d num=%d: the body moved intact", n, num)
+			assert.Equal(t, len(b), 1+tagLen+bodyLen, "n=%d num=%d: nothing after the field", n, num)
+			assert.Equal(t, byte(0xff), b[0])
+		}
+	}
 }
 
 // serverSpans are n spans as the server records them: a server span's
