@@ -4,6 +4,11 @@
 // one project prefix, companyintel_, where they do not. Label values that a
 // client chooses (method, tool, protocol version) are bounded to known
 // values, else "_OTHER", so that no client can grow the series without end.
+//
+// The families are our own (metrics/internal/prom), not client_golang's:
+// its package initialisation cost about 4 ms on every start, stdio starts
+// included, where /metrics is never served. The process_ and go_ families
+// keep client_golang's names and types, so dashboards keep working.
 package metrics
 
 import (
@@ -16,12 +21,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/mcphttp"
+	"github.com/companyintel/mcp-server/metrics/internal/prom"
 )
 
 // other replaces a label value outside the known set.
@@ -38,71 +41,58 @@ var knownMethods = []string{
 // knownVersions are the protocol revisions labelled by name.
 var knownVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
-// Metrics holds the collectors and their registry.
+// Metrics holds the server's metric families and the page that shows them.
 type Metrics struct {
-	reg        *prometheus.Registry
+	reg        prom.Registry
 	tools      []string
-	operations *prometheus.HistogramVec
-	calls      *prometheus.CounterVec
-	refusals   *prometheus.CounterVec
-	exchanges  *prometheus.CounterVec
-	cache      *prometheus.CounterVec
-	backend    *prometheus.HistogramVec
-	missing    prometheus.Counter
+	operations *prom.HistogramVec
+	calls      *prom.CounterVec
+	refusals   *prom.CounterVec
+	exchanges  *prom.CounterVec
+	cache      *prom.CounterVec
+	backend    *prom.HistogramVec
+	missing    *prom.Counter
 }
 
-// New registers the collectors; tools are the tool names labelled by name.
+// New registers the families; tools are the tool names labelled by name.
 func New(tools []string) *Metrics {
-	m := &Metrics{
-		reg:   prometheus.NewRegistry(),
-		tools: tools,
-		operations: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "mcp_server_operation_duration_seconds",
-			Help:    "MCP requests served (OTel mcp.server.operation.duration): duration by method, tool, error type and protocol version.",
-			Buckets: []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300},
-		}, []string{"mcp_method_name", "gen_ai_tool_name", "error_type", "rpc_response_status_code", "mcp_protocol_version", "network_transport"}),
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "companyintel_tool_calls_total",
-			Help: "Tool calls by tool and outcome: ok or the error class (invalid_arguments, mutations_disabled, rate_limited, ...).",
-		}, []string{"gen_ai_tool_name", "outcome"}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "companyintel_rate_limit_refusals_total",
-			Help: "Tool calls refused by a rate limit, by tool.",
-		}, []string{"gen_ai_tool_name"}),
-		exchanges: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "companyintel_token_exchanges_total",
-			Help: "RFC 8693 token exchanges at the issuer, by result: ok, refused (an OAuth error) or error.",
-		}, []string{"result"}),
-		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "companyintel_token_cache_lookups_total",
-			Help: "Backend token lookups per request, by result: hit (a cached exchanged token) or miss.",
-		}, []string{"result"}),
-		backend: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "http_client_request_duration_seconds",
-			Help:    "Requests to the GraphQL backend (OTel http.client.request.duration), by operation and status.",
-			Buckets: []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10},
-		}, []string{"graphql_operation_name", "http_response_status_code", "error_type"}),
-		missing: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "companyintel_missing_capability_reports_total",
-			Help: "Needs no tool met, reported by a model with report_missing_capability (--feedback-tool); what was wanted is in the log.",
-		}),
-	}
-	m.reg.MustRegister(m.operations, m.calls, m.refusals, m.exchanges, m.cache, m.backend, m.missing,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := &Metrics{tools: tools}
+	m.operations = m.reg.NewHistogramVec("mcp_server_operation_duration_seconds",
+		"MCP requests served (OTel mcp.server.operation.duration): duration by method, tool, error type and protocol version.",
+		[]float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300},
+		"mcp_method_name", "gen_ai_tool_name", "error_type", "rpc_response_status_code", "mcp_protocol_version", "network_transport")
+	m.calls = m.reg.NewCounterVec("companyintel_tool_calls_total",
+		"Tool calls by tool and outcome: ok or the error class (invalid_arguments, mutations_disabled, rate_limited, ...).",
+		"gen_ai_tool_name", "outcome")
+	m.refusals = m.reg.NewCounterVec("companyintel_rate_limit_refusals_total",
+		"Tool calls refused by a rate limit, by tool.",
+		"gen_ai_tool_name")
+	m.exchanges = m.reg.NewCounterVec("companyintel_token_exchanges_total",
+		"RFC 8693 token exchanges at the issuer, by result: ok, refused (an OAuth error) or error.",
+		"result")
+	m.cache = m.reg.NewCounterVec("companyintel_token_cache_lookups_total",
+		"Backend token lookups per request, by result: hit (a cached exchanged token) or miss.",
+		"result")
+	m.backend = m.reg.NewHistogramVec("http_client_request_duration_seconds",
+		"Requests to the GraphQL backend (OTel http.client.request.duration), by operation and status.",
+		[]float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10},
+		"graphql_operation_name", "http_response_status_code", "error_type")
+	m.missing = m.reg.NewCounterVec("companyintel_missing_capability_reports_total",
+		"Needs no tool met, reported by a model with report_missing_capability (--feedback-tool); what was wanted is in the log.").With()
+	m.reg.Func(goFamilies)
+	m.reg.Func(processFamilies)
 	return m
 }
 
-// Handler serves the registry in the Prometheus text format.
-func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-}
+// Handler serves the page in the Prometheus text format 0.0.4.
+func (m *Metrics) Handler() http.Handler { return &m.reg }
 
 // ObserveCall counts one finished tool call (tools.Runtime.Observe).
 func (m *Metrics) ObserveCall(_ context.Context, tool, outcome string, _ time.Duration) {
 	tool = m.tool(tool)
-	m.calls.WithLabelValues(tool, outcome).Inc()
+	m.calls.With(tool, outcome).Inc()
 	if outcome == "rate_limited" {
-		m.refusals.WithLabelValues(tool).Inc()
+		m.refusals.With(tool).Inc()
 	}
 }
 
@@ -111,7 +101,7 @@ func (m *Metrics) ObserveCall(_ context.Context, tool, outcome string, _ time.Du
 func (m *Metrics) CountMissingCapability() { m.missing.Inc() }
 
 // OnExchange counts a token exchange (upstream.ExchangeConfig.OnExchange).
-func (m *Metrics) OnExchange(result string) { m.exchanges.WithLabelValues(result).Inc() }
+func (m *Metrics) OnExchange(result string) { m.exchanges.With(result).Inc() }
 
 // OnCacheLookup counts a backend token lookup (upstream.ExchangeConfig.OnCacheLookup).
 func (m *Metrics) OnCacheLookup(hit bool) {
@@ -119,7 +109,7 @@ func (m *Metrics) OnCacheLookup(hit bool) {
 	if hit {
 		result = "hit"
 	}
-	m.cache.WithLabelValues(result).Inc()
+	m.cache.With(result).Inc()
 }
 
 func (m *Metrics) tool(name string) string {
@@ -150,7 +140,7 @@ func (m *Metrics) Backend(base http.RoundTripper) http.RoundTripper {
 				errType = status
 			}
 		}
-		m.backend.WithLabelValues(graphql.OperationName(r.Context()), status, errType).Observe(time.Since(start).Seconds())
+		m.backend.With(graphql.OperationName(r.Context()), status, errType).Observe(time.Since(start).Seconds())
 		return resp, err
 	})
 }
@@ -218,7 +208,7 @@ func (m *Metrics) Operations(next http.Handler) http.Handler {
 		if msg.Method == "tools/call" {
 			tool = m.tool(msg.Tool)
 		}
-		m.operations.WithLabelValues(known(msg.Method, knownMethods), tool, errType, rpcCode,
+		m.operations.With(known(msg.Method, knownMethods), tool, errType, rpcCode,
 			known(msg.ProtocolVersion, knownVersions), "tcp").Observe(time.Since(start).Seconds())
 	})
 }
