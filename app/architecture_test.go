@@ -320,3 +320,25 @@ func TestReleaseBuildLinksNoTestBackend(t *testing.T) {
 	}
 	assert.Contains(t, strings.Fields(string(tests)), testOnly[0])
 }
+
+// The release build links no Prometheus client library and no expvar: their
+// package initialisation ran on every start, stdio included, where /metrics
+// is never served (metrics writes its page itself). metrics' own tests do
+// link Prometheus's parser, which shows the check looks in the right place.
+func TestReleaseBuildLinksNoPrometheusClient(t *testing.T) {
+	prometheus := func(pkgs []byte) []string {
+		var found []string
+		for _, p := range strings.Fields(string(pkgs)) {
+			if strings.HasPrefix(p, "github.com/prometheus/") || p == "expvar" {
+				found = append(found, p)
+			}
+		}
+		return found
+	}
+	release, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
+	require.NoError(t, err)
+	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/metrics").Output()
+	require.NoError(t, err)
+	assert.Empty(t, prometheus(release), "go build -tags noembedded ./cmd/server links these")
+	assert.Contains(t, prometheus(tests), "github.com/prometheus/common/expfmt")
+}
