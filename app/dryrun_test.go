@@ -71,7 +71,7 @@ func TestDryRunWritesNothingAndSpendsNoToken(t *testing.T) {
 	r.On("ListCollections", mock.Anything, mock.Anything, mock.Anything).Return(&query.CollectionPage{Items: []query.Collection{{Id: "col_1", Name: "Berlin"}}}, nil)
 	r.On("GetCollectionItems", mock.Anything, "col_1", mock.Anything, mock.Anything).Return(&query.CollectionItemPage{
 		Collection: query.Collection{Id: "col_1", Name: "Berlin", ItemCount: 1},
-		Items:      []query.CollectionItem{{Company: query.Company{Id: "cmp_1"}}}}, nil)
+		Items:      []query.CollectionItem{{Company: query.CompanySummary{Id: "cmp_1"}}}}, nil)
 	r.On("GetCompanies", mock.Anything, []string{"cmp_2", "cmp_404"}).Return([]*query.Company{{Id: "cmp_2", Name: "Two"}, nil}, nil)
 	r.On("GetCompanies", mock.Anything, []string{"cmp_2"}).Return([]*query.Company{{Id: "cmp_2", Name: "Two"}}, nil)
 	r.On("GetCompanies", mock.Anything, []string{"cmp_404"}).Return([]*query.Company{nil}, nil)

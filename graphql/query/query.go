@@ -4,6 +4,11 @@
 // generated function directly; the types a caller needs are re-exported below
 // under the same names.
 //
+// The searches and a collection's items answer companies as CompanySummary,
+// only the fields a list shows; GetCompany and GetCompanies answer the whole
+// profile (Company). A caller that needs a profile field for a listed company
+// asks for the profile.
+//
 // The API's schema grew optional extensions after its first version (search
 // bounds, totalIsLowerBound, notApplied, the founding-year range of an AI
 // search, referenceDate). Reader asks for them, and uses the original

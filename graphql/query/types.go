@@ -5,13 +5,18 @@ import "github.com/companyintel/mcp-server/graphql/query/internal/gen"
 // The results of the queries, as genqlient generated them from queries.graphql
 // and ../fragments.graphql. Aliases, so a value from a Reader is usable as is.
 type (
-	// Company is one company profile (fragment Company).
+	// Company is one company profile (fragment Company), as GetCompany and
+	// GetCompanies answer it: contacts, website, country name, update time.
 	Company = gen.Company
+	// CompanySummary is a company as the list operations answer it
+	// (fragment CompanySummary): the fields a list answer shows and no
+	// more, so a page of them is cheap to send and to decode.
+	CompanySummary = gen.CompanySummary
 	// Contact is a person's work email at a company (fragment Contact).
 	Contact = gen.Contact
 	// Collection is a user's named set of companies (fragment Collection).
 	Collection = gen.Collection
-	// CompanyPage is one page of search_companies results.
+	// CompanyPage is one page of search_companies results, as summaries.
 	CompanyPage = gen.CompanyPage
 	// AiSearchResult is the answer to a natural-language search, with how it was read.
 	AiSearchResult = gen.AiSearchResult
@@ -25,7 +30,8 @@ type (
 	CollectionPage = gen.CollectionPage
 	// CollectionItemPage is one page of a collection's companies.
 	CollectionItemPage = gen.CollectionItemPage
-	// CollectionItem is one company in a collection, with when it was added.
+	// CollectionItem is one company in a collection, as a summary, with when
+	// it was added.
 	CollectionItem = gen.CollectionItem
 )
 

@@ -51,7 +51,7 @@ func TestAiSearchPagingNoteLeavesOutBoundsTheSearchCannotTake(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("AiSearch", mock.Anything, "software startups under 50 employees", ptr(10)).
 		Return(&query.AiSearchResult{
-			Items:          []query.Company{company("cmp_1", "Soft", "Germany")},
+			Items:          listed(company("cmp_1", "Soft", "Germany")),
 			AppliedFilters: []string{"categories;Software"},
 			MaxEmployees:   ptr(49),
 			Total:          30,

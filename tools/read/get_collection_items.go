@@ -96,7 +96,7 @@ func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionIte
 		after:      partial.Note(),
 	}
 	for i, it := range items {
-		out.Items[i] = collectionItem{Company: tools.SummaryOf(companyFrom(&it.Company), tools.DetailSummary), AddedAt: tools.Timestamp(it.AddedAt)}
+		out.Items[i] = collectionItem{Company: summaryFrom(&it.Company, tools.DetailSummary), AddedAt: tools.Timestamp(it.AddedAt)}
 	}
 	out.Note = tools.JoinNotes(tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies"), out.after)
 	return out, nil

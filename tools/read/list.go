@@ -13,12 +13,30 @@ import (
 // profile comes from get_company or get_companies_batch.
 
 // summariesFrom shapes companies as list records at detail d.
-func summariesFrom(cs []query.Company, d tools.Detail) []tools.Summary {
+func summariesFrom(cs []query.CompanySummary, d tools.Detail) []tools.Summary {
 	out := make([]tools.Summary, len(cs))
 	for i := range cs {
-		out[i] = tools.SummaryOf(companyFrom(&cs[i]), d)
+		out[i] = summaryFrom(&cs[i], d)
 	}
 	return out
+}
+
+// summaryFrom shapes one company of a list operation at detail d. The list
+// operations select only what a summary holds (query.CompanySummary), so the
+// profile fields of the tools.Company it goes through stay empty: SummaryOf
+// reads none of them.
+func summaryFrom(c *query.CompanySummary, d tools.Detail) tools.Summary {
+	return tools.SummaryOf(tools.Company{
+		ID:            c.Id,
+		Name:          c.Name,
+		Domain:        c.Domain,
+		Description:   tools.String(c.Description),
+		CountryCode:   c.CountryCode,
+		City:          tools.String(c.City),
+		Categories:    c.Categories,
+		EmployeeCount: c.EmployeeCount,
+		FoundedYear:   c.FoundedYear,
+	}, d)
 }
 
 // detail is the detail an ids_only argument asks for.

@@ -33,7 +33,7 @@ func TestASearchPastTheBoundIsCutAndItsCursorContinuesAtTheFirstCompanyNotShown(
 	r := &querytest.Reader{}
 	items := page(1, 100)
 	r.On("SearchCompanies", mock.Anything, ptr("x"), []string{}, query.Bounds{}, ptr(100), nilString).
-		Return(&query.CompanyPage{Items: items, Total: 250, NextToken: ptr("tok2")}, nil).Once()
+		Return(&query.CompanyPage{Items: listed(items...), Total: 250, NextToken: ptr("tok2")}, nil).Once()
 	rt := &tools.Runtime{Logger: slog.New(slog.DiscardHandler), AnswerBound: 6000}
 	res := tooltest.CallWith(t, rt, NewSearchCompanies(r, nil), `{"query":"x","limit":100}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
@@ -51,7 +51,7 @@ func TestASearchPastTheBoundIsCutAndItsCursorContinuesAtTheFirstCompanyNotShown(
 
 	// The cursor asks for the same backend page and skips what was shown.
 	r.On("SearchCompanies", mock.Anything, ptr("x"), []string{}, query.Bounds{}, ptr(100), nilString).
-		Return(&query.CompanyPage{Items: items, Total: 250, NextToken: ptr("tok2")}, nil).Once()
+		Return(&query.CompanyPage{Items: listed(items...), Total: 250, NextToken: ptr("tok2")}, nil).Once()
 	res = tooltest.CallWith(t, rt, NewSearchCompanies(r, nil), fmt.Sprintf(`{"query":"x","limit":100,"cursor":%q}`, sc["next_cursor"]))
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	next := tooltest.Structured(t, res)
@@ -62,7 +62,7 @@ func TestASearchPastTheBoundIsCutAndItsCursorContinuesAtTheFirstCompanyNotShown(
 func TestIDsOnlyIsIDAndName(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("SearchCompanies", mock.Anything, ptr("x"), []string{}, query.Bounds{}, ptr(100), nilString).
-		Return(&query.CompanyPage{Items: page(1, 100), Total: 100}, nil).Once()
+		Return(&query.CompanyPage{Items: listed(page(1, 100)...), Total: 100}, nil).Once()
 	res, _ := tooltest.Call(t, NewSearchCompanies(r, nil), `{"query":"x","limit":100,"ids_only":true}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	sc := tooltest.Structured(t, res)

@@ -23,6 +23,16 @@ func company(id, name, country string) query.Company {
 	return c
 }
 
+// listed is cs as a list operation answers them: the summary fields alone.
+func listed(cs ...query.Company) []query.CompanySummary {
+	out := make([]query.CompanySummary, len(cs))
+	for i, c := range cs {
+		out[i] = query.CompanySummary{Id: c.Id, Name: c.Name, Domain: c.Domain, Description: c.Description, CountryCode: c.CountryCode,
+			City: c.City, Categories: c.Categories, EmployeeCount: c.EmployeeCount, FoundedYear: c.FoundedYear}
+	}
+	return out
+}
+
 func ptr[T any](v T) *T { return &v }
 
 // nilString matches an absent optional argument exactly.
@@ -98,7 +108,7 @@ func TestSearchCompaniesSendsNormalisedFilters(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &querytest.Reader{}
 			r.On("SearchCompanies", mock.Anything, tt.wantKeyword, tt.wantFilters, tt.wantBounds, tt.wantLimit, tt.wantToken).
-				Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")}, Total: 41, NextToken: ptr("next")}, nil).Once()
+				Return(&query.CompanyPage{Items: listed(company("cmp_1", "Acme", "United States")), Total: 41, NextToken: ptr("next")}, nil).Once()
 
 			res, _ := tooltest.Call(t, NewSearchCompanies(r, nil), tt.args)
 
@@ -224,7 +234,7 @@ func TestAiSearchSendsQueryAndDefaultLimit(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("AiSearch", mock.Anything, "fintech startups in Germany", ptr(10)).
 		Return(&query.AiSearchResult{
-			Items:          []query.Company{company("cmp_1", "Payly", "Germany")},
+			Items:          listed(company("cmp_1", "Payly", "Germany")),
 			Interpretation: "Fintech companies in Germany with under 50 employees",
 			AppliedFilters: []string{"countries;Germany", "categories;Fintech"},
 			MaxEmployees:   ptr(49),
@@ -248,7 +258,7 @@ func TestAiSearchPagingNoteRepeatsEveryInterpretedConstraint(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("AiSearch", mock.Anything, "robotics companies in Germany with 50-500 employees founded after 2010", ptr(10)).
 		Return(&query.AiSearchResult{
-			Items:          []query.Company{company("cmp_1", "Robo", "Germany")},
+			Items:          listed(company("cmp_1", "Robo", "Germany")),
 			AppliedFilters: []string{"countries;Germany", "categories;Robotics", "categories;AI & Machine Learning"},
 			Keywords:       ptr("warehouse"),
 			MinEmployees:   ptr(50), MaxEmployees: ptr(500), FoundedAfter: ptr(2011),
@@ -256,7 +266,7 @@ func TestAiSearchPagingNoteRepeatsEveryInterpretedConstraint(t *testing.T) {
 		}, nil).Once()
 	r.On("AiSearch", mock.Anything, "robotics in Germany or France", ptr(10)).
 		Return(&query.AiSearchResult{
-			Items:          []query.Company{company("cmp_1", "Robo", "Germany")},
+			Items:          listed(company("cmp_1", "Robo", "Germany")),
 			AppliedFilters: []string{"countries;Germany", "countries;France", "categories;Robotics"},
 			Total:          40,
 		}, nil).Once()
@@ -314,10 +324,10 @@ func TestCollectionReadsSendPagination(t *testing.T) {
 func TestSearchNotesSayAtLeastWhenTheTotalIsALowerBound(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("SearchCompanies", mock.Anything, ptr("software"), []string{}, query.Bounds{}, ptr(20), nilString).
-		Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Acme", "United States")},
+		Return(&query.CompanyPage{Items: listed(company("cmp_1", "Acme", "United States")),
 			Total: 1000, TotalIsLowerBound: true, NextToken: ptr("next")}, nil).Once()
 	r.On("AiSearch", mock.Anything, "software companies", ptr(10)).
-		Return(&query.AiSearchResult{Items: []query.Company{company("cmp_1", "Acme", "United States")},
+		Return(&query.AiSearchResult{Items: listed(company("cmp_1", "Acme", "United States")),
 			Total: 1000, TotalIsLowerBound: true}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewSearchCompanies(r, nil), `{"query":"software"}`)

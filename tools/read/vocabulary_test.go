@@ -65,7 +65,7 @@ func TestSearchCompaniesRefusesAnUnknownCategoryWithCloseMatchesBeforeAnyBackend
 func TestSearchCompaniesCorrectsACategoryThatDiffersOnlyInCaseAndSaysSo(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("SearchCompanies", mock.Anything, nilString, []string{"categories;Fintech", "categories;HR Tech"}, query.Bounds{}, ptr(20), nilString).
-		Return(&query.CompanyPage{Items: []query.Company{company("cmp_1", "Payly", "Germany")}, Total: 1}, nil).Once()
+		Return(&query.CompanyPage{Items: listed(company("cmp_1", "Payly", "Germany")), Total: 1}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewSearchCompanies(r, testVocabulary()), `{"categories":["fintech","HR Tech"]}`)
 
@@ -80,7 +80,7 @@ func TestSearchCompaniesCorrectsACategoryThatDiffersOnlyInCaseAndSaysSo(t *testi
 func TestSearchCompaniesPassesCategoriesThroughWhenTheVocabularyCannotBeRead(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("SearchCompanies", mock.Anything, nilString, []string{"categories;AI"}, query.Bounds{}, ptr(20), nilString).
-		Return(&query.CompanyPage{Items: []query.Company{}, Total: 0}, nil).Once()
+		Return(&query.CompanyPage{Items: []query.CompanySummary{}, Total: 0}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewSearchCompanies(r, fixedVocabulary{err: errors.New("backend down")}), `{"categories":["AI"]}`)
 
@@ -108,7 +108,7 @@ func TestSearchCompaniesAnswersARealCountryWithoutCompaniesWithAnEmptyPage(t *te
 func TestSearchCompaniesEmptyCombinationSaysWhatEachFilterHolds(t *testing.T) {
 	r := &querytest.Reader{}
 	r.On("SearchCompanies", mock.Anything, ptr("zeppelin"), []string{"countries;Germany", "categories;Robotics"}, query.Bounds{}, ptr(20), nilString).
-		Return(&query.CompanyPage{Items: []query.Company{}, Total: 0}, nil).Once()
+		Return(&query.CompanyPage{Items: []query.CompanySummary{}, Total: 0}, nil).Once()
 
 	res, _ := tooltest.Call(t, NewSearchCompanies(r, testVocabulary()), `{"query":"zeppelin","country":"DE","categories":["Robotics"]}`)
 

@@ -43,7 +43,7 @@ func TestInlineVariablesOnTheServersOperation(t *testing.T) {
 	_, rest, _ := strings.Cut(query.SearchCompaniesDocument, "{")
 	_, got, _ := strings.Cut(q, "{")
 	assert.Equal(t, strings.Count(rest, "\n"), strings.Count(got, "\n"))
-	assert.Contains(t, q, "fragment Company on Company {")
+	assert.Contains(t, q, "fragment CompanySummary on Company {")
 
 	_, err = inlineVariables(query.SearchCompaniesDocument, map[string]any{"keyword": "x"})
 	assert.ErrorContains(t, err, "$filters")

@@ -32,7 +32,7 @@ func (v *AiSearchResponse) GetAiSearch() AiSearchResult { return v.AiSearch }
 //
 // What aiSearch understood and found.
 type AiSearchResult struct {
-	Items []Company `json:"items"`
+	Items []CompanySummary `json:"items"`
 	// A sentence saying how the query was read.
 	Interpretation string `json:"interpretation"`
 	// The facet filters derived from the query, in the searchCompanies form.
@@ -56,7 +56,7 @@ type AiSearchResult struct {
 }
 
 // GetItems returns AiSearchResult.Items, and is useful for accessing the field via an interface.
-func (v *AiSearchResult) GetItems() []Company { return v.Items }
+func (v *AiSearchResult) GetItems() []CompanySummary { return v.Items }
 
 // GetInterpretation returns AiSearchResult.Interpretation, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetInterpretation() string { return v.Interpretation }
@@ -93,7 +93,7 @@ func (v *AiSearchResult) GetTotalIsLowerBound() bool { return v.TotalIsLowerBoun
 //
 // What aiSearch understood and found.
 type AiSearchResultBase struct {
-	Items []Company `json:"items"`
+	Items []CompanySummary `json:"items"`
 	// A sentence saying how the query was read.
 	Interpretation string `json:"interpretation"`
 	// The facet filters derived from the query, in the searchCompanies form.
@@ -109,7 +109,7 @@ type AiSearchResultBase struct {
 }
 
 // GetItems returns AiSearchResultBase.Items, and is useful for accessing the field via an interface.
-func (v *AiSearchResultBase) GetItems() []Company { return v.Items }
+func (v *AiSearchResultBase) GetItems() []CompanySummary { return v.Items }
 
 // GetInterpretation returns AiSearchResultBase.Interpretation, and is useful for accessing the field via an interface.
 func (v *AiSearchResultBase) GetInterpretation() string { return v.Interpretation }
@@ -181,12 +181,12 @@ func (v *Collection) GetUpdatedAt() time.Time { return v.UpdatedAt }
 //
 // A company in a collection.
 type CollectionItem struct {
-	Company Company   `json:"company"`
-	AddedAt time.Time `json:"addedAt"`
+	Company CompanySummary `json:"company"`
+	AddedAt time.Time      `json:"addedAt"`
 }
 
 // GetCompany returns CollectionItem.Company, and is useful for accessing the field via an interface.
-func (v *CollectionItem) GetCompany() Company { return v.Company }
+func (v *CollectionItem) GetCompany() CompanySummary { return v.Company }
 
 // GetAddedAt returns CollectionItem.AddedAt, and is useful for accessing the field via an interface.
 func (v *CollectionItem) GetAddedAt() time.Time { return v.AddedAt }
@@ -301,7 +301,7 @@ func (v *Company) GetContacts() []Contact { return v.Contacts }
 //
 // A page of companies.
 type CompanyPage struct {
-	Items []Company `json:"items"`
+	Items []CompanySummary `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
@@ -311,7 +311,7 @@ type CompanyPage struct {
 }
 
 // GetItems returns CompanyPage.Items, and is useful for accessing the field via an interface.
-func (v *CompanyPage) GetItems() []Company { return v.Items }
+func (v *CompanyPage) GetItems() []CompanySummary { return v.Items }
 
 // GetNextToken returns CompanyPage.NextToken, and is useful for accessing the field via an interface.
 func (v *CompanyPage) GetNextToken() *string { return v.NextToken }
@@ -327,7 +327,7 @@ func (v *CompanyPage) GetTotalIsLowerBound() bool { return v.TotalIsLowerBound }
 //
 // A page of companies.
 type CompanyPageBase struct {
-	Items []Company `json:"items"`
+	Items []CompanySummary `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
@@ -335,13 +335,56 @@ type CompanyPageBase struct {
 }
 
 // GetItems returns CompanyPageBase.Items, and is useful for accessing the field via an interface.
-func (v *CompanyPageBase) GetItems() []Company { return v.Items }
+func (v *CompanyPageBase) GetItems() []CompanySummary { return v.Items }
 
 // GetNextToken returns CompanyPageBase.NextToken, and is useful for accessing the field via an interface.
 func (v *CompanyPageBase) GetNextToken() *string { return v.NextToken }
 
 // GetTotal returns CompanyPageBase.Total, and is useful for accessing the field via an interface.
 func (v *CompanyPageBase) GetTotal() int { return v.Total }
+
+// CompanySummary is a company as a list shows it: no website (the domain
+// says it), no country name (the code says it), no update time, no contacts.
+type CompanySummary struct {
+	Id   string `json:"id"`
+	Name string `json:"name"`
+	// Registered domain; always under the reserved .example TLD in synthetic data.
+	Domain      string  `json:"domain"`
+	Description *string `json:"description"`
+	// ISO 3166-1 alpha-2 code ("US").
+	CountryCode   string   `json:"countryCode"`
+	City          *string  `json:"city"`
+	Categories    []string `json:"categories"`
+	EmployeeCount *int     `json:"employeeCount"`
+	FoundedYear   *int     `json:"foundedYear"`
+}
+
+// GetId returns CompanySummary.Id, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetId() string { return v.Id }
+
+// GetName returns CompanySummary.Name, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetName() string { return v.Name }
+
+// GetDomain returns CompanySummary.Domain, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetDomain() string { return v.Domain }
+
+// GetDescription returns CompanySummary.Description, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetDescription() *string { return v.Description }
+
+// GetCountryCode returns CompanySummary.CountryCode, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetCountryCode() string { return v.CountryCode }
+
+// GetCity returns CompanySummary.City, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetCity() *string { return v.City }
+
+// GetCategories returns CompanySummary.Categories, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetCategories() []string { return v.Categories }
+
+// GetEmployeeCount returns CompanySummary.EmployeeCount, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetEmployeeCount() *int { return v.EmployeeCount }
+
+// GetFoundedYear returns CompanySummary.FoundedYear, and is useful for accessing the field via an interface.
+func (v *CompanySummary) GetFoundedYear() *int { return v.FoundedYear }
 
 // Contact includes the GraphQL fields of Contact requested by the fragment Contact.
 // The GraphQL type's documentation follows.
@@ -628,7 +671,7 @@ const AiSearch_Operation = `
 query AiSearch ($query: String!, $limit: Int) {
 	aiSearch(query: $query, limit: $limit) {
 		items {
-			... Company
+			... CompanySummary
 		}
 		interpretation
 		appliedFilters
@@ -642,28 +685,16 @@ query AiSearch ($query: String!, $limit: Int) {
 		totalIsLowerBound
 	}
 }
-fragment Company on Company {
+fragment CompanySummary on Company {
 	id
 	name
 	domain
-	website
 	description
-	country
 	countryCode
 	city
 	categories
 	employeeCount
 	foundedYear
-	updatedAt
-	contacts {
-		... Contact
-	}
-}
-fragment Contact on Contact {
-	email
-	role
-	confidence
-	discoveredAt
 }
 `
 
@@ -699,7 +730,7 @@ const AiSearchBase_Operation = `
 query AiSearchBase ($query: String!, $limit: Int) {
 	aiSearch(query: $query, limit: $limit) {
 		items {
-			... Company
+			... CompanySummary
 		}
 		interpretation
 		appliedFilters
@@ -709,28 +740,16 @@ query AiSearchBase ($query: String!, $limit: Int) {
 		total
 	}
 }
-fragment Company on Company {
+fragment CompanySummary on Company {
 	id
 	name
 	domain
-	website
 	description
-	country
 	countryCode
 	city
 	categories
 	employeeCount
 	foundedYear
-	updatedAt
-	contacts {
-		... Contact
-	}
-}
-fragment Contact on Contact {
-	email
-	role
-	confidence
-	discoveredAt
 }
 `
 
@@ -847,7 +866,7 @@ query GetCollectionItems ($collectionId: ID!, $limit: Int, $nextToken: String) {
 		}
 		items {
 			company {
-				... Company
+				... CompanySummary
 			}
 			addedAt
 		}
@@ -863,28 +882,16 @@ fragment Collection on Collection {
 	createdAt
 	updatedAt
 }
-fragment Company on Company {
+fragment CompanySummary on Company {
 	id
 	name
 	domain
-	website
 	description
-	country
 	countryCode
 	city
 	categories
 	employeeCount
 	foundedYear
-	updatedAt
-	contacts {
-		... Contact
-	}
-}
-fragment Contact on Contact {
-	email
-	role
-	confidence
-	discoveredAt
 }
 `
 
@@ -1084,35 +1091,23 @@ const SearchCompanies_Operation = `
 query SearchCompanies ($keyword: String, $filters: [String!], $minEmployees: Int, $maxEmployees: Int, $foundedAfter: Int, $foundedBefore: Int, $limit: Int, $nextToken: String) {
 	searchCompanies(keyword: $keyword, filters: $filters, minEmployees: $minEmployees, maxEmployees: $maxEmployees, foundedAfter: $foundedAfter, foundedBefore: $foundedBefore, limit: $limit, nextToken: $nextToken) {
 		items {
-			... Company
+			... CompanySummary
 		}
 		nextToken
 		total
 		totalIsLowerBound
 	}
 }
-fragment Company on Company {
+fragment CompanySummary on Company {
 	id
 	name
 	domain
-	website
 	description
-	country
 	countryCode
 	city
 	categories
 	employeeCount
 	foundedYear
-	updatedAt
-	contacts {
-		... Contact
-	}
-}
-fragment Contact on Contact {
-	email
-	role
-	confidence
-	discoveredAt
 }
 `
 
@@ -1160,34 +1155,22 @@ const SearchCompaniesBase_Operation = `
 query SearchCompaniesBase ($keyword: String, $filters: [String!], $limit: Int, $nextToken: String) {
 	searchCompanies(keyword: $keyword, filters: $filters, limit: $limit, nextToken: $nextToken) {
 		items {
-			... Company
+			... CompanySummary
 		}
 		nextToken
 		total
 	}
 }
-fragment Company on Company {
+fragment CompanySummary on Company {
 	id
 	name
 	domain
-	website
 	description
-	country
 	countryCode
 	city
 	categories
 	employeeCount
 	foundedYear
-	updatedAt
-	contacts {
-		... Contact
-	}
-}
-fragment Contact on Contact {
-	email
-	role
-	confidence
-	discoveredAt
 }
 `
 
