@@ -263,19 +263,32 @@ func TestEncodeResultIsJSONMarshal(t *testing.T) {
  "total": 1}`), "{\"companies\":[{\"id\":\"c1\"}]}\nline two")
 	failed := mcp.NewToolResultError("search_companies failed [rate_limited]: retry in 12 s")
 	failed.Meta = &mcp.Meta{AdditionalFields: map[string]any{"error": map[string]any{"class": "rate_limited"}}}
+	// What package tools answers with: compact structured JSON (HTML
+	// characters unescaped) and text that needs every kind of escape.
+	compact := mcp.NewToolResultStructured(json.RawMessage(`{"companies":[{"id":"c1","name":"R&D <labs> \"q\" \u2028"}],"total":1}`),
+		"R&D <labs> \"quoted\" back\\slash\nline\ttab \x01 \u2028 \xff é 日本")
+	compact.Content = append(compact.Content, mcp.TextContent{Type: "text", Text: "second"})
+	typed := mcp.NewToolResultStructured(json.RawMessage(`{"ok":true}`), "ok")
+	typed.ResultType = "complete"
+	typed.IsError = true
+	id, perr := jsonrpc.ParseID(json.RawMessage("7"))
+	require.Nil(t, perr)
 	for name, v := range map[string]any{
-		"structured and text":    structured,
-		"error with _meta":       failed,
-		"empty":                  &mcp.CallToolResult{},
-		"another kind of result": mcp.ListToolsResult{Tools: []mcp.Tool{}},
+		"structured and text":              structured,
+		"compact structured, every escape": compact,
+		"resultType and isError":           typed,
+		"error with _meta":                 failed,
+		"empty":                            &mcp.CallToolResult{},
+		"another kind of result":           mcp.ListToolsResult{Tools: []mcp.Tool{}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			want, err := json.Marshal(v)
 			require.NoError(t, err)
 			got, err := encodeResult(v)
 			require.NoError(t, err)
-			assert.Equal(t, string(want), string(got))
+			assert.Equal(t, string(jsonrpc.ResultReply(id, want)), string(jsonrpc.ResultReply(id, got)), "the same on the wire")
 			assert.NotContains(t, string(got), "\n", "a reply is one line")
+			assert.True(t, json.Valid(got))
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -55,9 +56,74 @@ func mcpHandler(s *server.MCPServer) jsonrpc.Handler {
 // bytes.
 func encodeResult(v any) (json.RawMessage, error) {
 	if r, ok := v.(*mcp.CallToolResult); ok && r != nil {
+		if b, ok := encodeToolResult(r); ok {
+			return b, nil
+		}
 		return r.MarshalJSON()
 	}
 	return json.Marshal(v)
+}
+
+// encodeToolResult writes the result of a tool the way CallToolResult's
+// MarshalJSON does (the same members, in its map's sorted order) for the
+// shape every tool here answers with: text content and a structuredContent
+// that package tools encoded, compact and on one line. MarshalJSON hands
+// that RawMessage to json.Marshal, which scans all of it again to check and
+// compact it: the largest part of every answer, a second time. Any other
+// shape (_meta, other content, a structuredContent that is not raw JSON on
+// one line) returns false and takes MarshalJSON. On the wire, after
+// jsonrpc.ResultReply, both give the same bytes (TestEncodeResultIsJSONMarshal).
+func encodeToolResult(r *mcp.CallToolResult) ([]byte, bool) {
+	raw, ok := r.StructuredContent.(json.RawMessage)
+	if r.Meta != nil || len(r.RawStructuredContent) > 0 || len(r.InputRequests) > 0 || r.RequestState != "" ||
+		!ok || len(raw) == 0 || bytes.ContainsAny(raw, "\n\r") || raw[0] != '{' {
+		return nil, false
+	}
+	size := len(raw) + 64
+	for _, c := range r.Content {
+		t, ok := c.(mcp.TextContent)
+		if !ok || t.Annotations != nil || t.Meta != nil {
+			return nil, false
+		}
+		size += len(t.Text) + len(t.Text)/8 + 32
+	}
+	var buf bytes.Buffer
+	buf.Grow(size)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	buf.WriteString(`{"content":[`)
+	for i, c := range r.Content {
+		t := c.(mcp.TextContent)
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString(`{"type":`)
+		if enc.Encode(t.Type) != nil {
+			return nil, false
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		buf.WriteString(`,"text":`)
+		if enc.Encode(t.Text) != nil {
+			return nil, false
+		}
+		buf.Truncate(buf.Len() - 1)
+		buf.WriteByte('}')
+	}
+	buf.WriteByte(']')
+	if r.IsError {
+		buf.WriteString(`,"isError":true`)
+	}
+	if r.ResultType != "" {
+		buf.WriteString(`,"resultType":`)
+		if enc.Encode(r.ResultType) != nil {
+			return nil, false
+		}
+		buf.Truncate(buf.Len() - 1)
+	}
+	buf.WriteString(`,"structuredContent":`)
+	buf.Write(raw)
+	buf.WriteByte('}')
+	return buf.Bytes(), true
 }
 
 // unparsable matches mcp-go's message for params of the wrong JSON type.

@@ -49,11 +49,13 @@ type Rendered struct {
 	Records int
 	// Value is the answer rendered: a cut List is a copy of the one given.
 	Value any
+	// size is Size, counted once by render: it reads the whole text.
+	size int
 }
 
 // Size is what the answer bound counts: the structured JSON plus the text
 // as a JSON string.
-func (r Rendered) Size() int { return len(r.JSON) + jsonStringLen(r.Text) }
+func (r Rendered) Size() int { return r.size }
 
 // Render renders out, cutting a List answer to fit bound (0 means
 // DefaultAnswerBound). A list is never cut below one record, so that a
@@ -103,6 +105,7 @@ func render(out any) (Rendered, error) {
 	} else {
 		r.Text = string(b)
 	}
+	r.size = len(r.JSON) + jsonStringLen(r.Text)
 	return r, nil
 }
 
