@@ -273,17 +273,19 @@ func TestNoEmbeddedBuildLinksNoBackend(t *testing.T) {
 	}
 }
 
-// otlpGenerated are the OTLP protobuf types and the SDK's exporters that
-// turn spans into them: their packages register descriptors in protobuf's
-// global registry at init, a cost of every start, tracing on or off. The
-// server writes OTLP itself (telemetry/otlpproto.go).
-var otlpGenerated = []string{"go.opentelemetry.io/proto/otlp", "go.opentelemetry.io/otel/exporters/otlp"}
+// protobufRuntime are the OTLP protobuf types, the SDK's exporters that
+// turn spans into them, and the protobuf runtime: the generated packages
+// register descriptors in protobuf's global registry at init, and
+// protowire's internal/detrand reads the executable at init, a cost of
+// every start, tracing on or off. The server writes OTLP itself
+// (telemetry/otlpproto.go) and its Prometheus text (package metrics).
+var protobufRuntime = []string{"go.opentelemetry.io/proto/otlp", "go.opentelemetry.io/otel/exporters/otlp", "google.golang.org/protobuf"}
 
-// The release build links no OTLP generated types and no OTLP exporter
-// package, while telemetry's tests do link the generated types (they decode
-// what the server writes with them), which shows the check looks in the
-// right place.
-func TestReleaseBuildLinksNoOTLPGeneratedTypes(t *testing.T) {
+// The release build links no OTLP generated types, no OTLP exporter
+// package and no protobuf runtime, while telemetry's tests do link the
+// generated types and the runtime (they decode what the server writes with
+// them), which shows the check looks in the right place.
+func TestReleaseBuildLinksNoProtobufRuntime(t *testing.T) {
 	release, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
 	require.NoError(t, err)
 	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/telemetry").Output()
@@ -296,10 +298,12 @@ func TestReleaseBuildLinksNoOTLPGeneratedTypes(t *testing.T) {
 		}
 		return found
 	}
-	for _, prefix := range otlpGenerated {
+	for _, prefix := range protobufRuntime {
 		assert.Empty(t, under(release, prefix), "go build -tags noembedded ./cmd/server links these")
 	}
-	assert.NotEmpty(t, under(tests, otlpGenerated[0]), "telemetry's tests should link %s", otlpGenerated[0])
+	for _, prefix := range []string{protobufRuntime[0], protobufRuntime[2]} {
+		assert.NotEmpty(t, under(tests, prefix), "telemetry's tests should link %s", prefix)
+	}
 }
 
 // testOnly are packages only tests may link: the endpoint on the API's
