@@ -62,6 +62,7 @@ var Environment = []EnvVar{
 	{"OTEL_TRACES_EXPORTER", "otlp (default) or none to turn tracing off"},
 	{"OTEL_SDK_DISABLED", "true turns tracing off"},
 	{"OTEL_BSP_*", "batch span processor bounds: delay, queue and batch sizes (read by the OpenTelemetry SDK)"},
+	{"GOGC", "Go's garbage collector target; when unset, a stdio server uses 400 until it has answered its first request after the handshake, then Go's default (100)"},
 }
 
 // usageWithEnvironment prints the flags, then the environment.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -55,13 +56,15 @@ func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) strin
 		b.tracing = tr
 		return runHTTP(ctx, cfg, logger, b)
 	}
+	restoreGC := relaxStartupGC(getenv, debug.SetGCPercent)
+	defer restoreGC()
 	b, err := connectInBackground(ctx, cfg, logger, getenv)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	b.tracing = tr
-	return runStdio(ctx, cfg, logger, b, stdio)
+	return runStdio(ctx, cfg, logger, b, stdio, restoreGC)
 }
 
 // backendConn is how the server reaches the backend and spends its limits:
@@ -241,7 +244,7 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 // server's own identity. The start-up line follows the credential chain's
 // outcome, which it names; a chain that fails stops the server with that
 // error even if the client already has the catalogue.
-func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio) error {
+func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio, restoreGC func()) error {
 	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
 	serveCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -257,7 +260,7 @@ func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCo
 		logStart(logger, cfg, "stdio", src.Method, counts, tracingFields(b.tracing)...)
 	}()
 
-	err := serveStdio(serveCtx, s, b.id, logger, stdio, b.tracing)
+	err := serveStdio(serveCtx, s, b.id, restoreGC, logger, stdio, b.tracing)
 	<-started
 	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {
 		return misconfigured(idErr)

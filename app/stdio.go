@@ -24,8 +24,10 @@ const maxConcurrentCalls = 32
 // is done. Every line passes the JSON-RPC edge (package jsonrpc) before
 // mcp-go sees it; mcp-go's own StdioServer is not used, because it answers
 // cancelled requests, loses large ids and cancels work in flight at end of
-// input (see the jsonrpc package doc).
-func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing) error {
+// input (see the jsonrpc package doc). Requests that need the server's
+// identity wait for id (identity.go); restoreGC is called once the first
+// request after the handshake is answered (startgc.go).
+func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreGC func(), logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing) error {
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 100)}
 	if err := s.RegisterSession(ctx, sess); err != nil {
 		return err
@@ -34,7 +36,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, logger *
 	ctx = s.WithContext(ctx, sess)
 
 	edge := &jsonrpc.Stdio{
-		Handler:      waitForIdentity(id, mcpHandler(s)),
+		Handler:      restoreGCAfterFirstAnswer(restoreGC, waitForIdentity(id, mcpHandler(s))),
 		Logger:       logger,
 		Limit:        maxConcurrentCalls,
 		Bounded:      []string{string(mcp.MethodToolsCall), string(mcp.MethodResourcesRead)},
