@@ -64,7 +64,7 @@ type Stdio struct {
 	// not waited for.
 	EndWithInput []string
 	// Observe, when set, is called as each request starts (before it waits
-	// for a slot), with the request as read. It returns the context to
+	// for a worker), with the request as read. It returns the context to
 	// serve the request in and a func called with the answer's error (nil
 	// for a result). Tracing hangs here; when nil, a request costs nothing
 	// more than the check.
@@ -80,7 +80,7 @@ type Stdio struct {
 	closed  atomic.Bool // Serve has returned: nothing more is written
 	next    int64       // the last internal id handed out
 	wg      sync.WaitGroup
-	slots   chan struct{}
+	workers *workers
 }
 
 // pending is one request being served.
@@ -104,7 +104,8 @@ func (s *Stdio) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	if maxOpen <= 0 {
 		maxOpen = DefaultMaxOpen
 	}
-	s.slots = make(chan struct{}, limit)
+	s.workers = newWorkers(limit)
+	defer s.workers.stop()
 	room := make(chan struct{}, maxOpen) // one token per open request
 
 	lines := make(chan line)
@@ -218,20 +219,13 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 	return true
 }
 
-// serve waits for a slot (unless unbounded) and calls the handler.
+// serve calls the handler: on a worker (workers.go), waiting for one while
+// Limit are busy, unless the method is unbounded.
 func (s *Stdio) serve(ctx context.Context, f Frame, internal json.RawMessage, unbounded bool) (json.RawMessage, *Error) {
-	if !unbounded {
-		select {
-		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
-		case <-ctx.Done():
-			return nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil}
-		}
+	if unbounded {
+		return call(ctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 	}
-	if ctx.Err() != nil { // cancelled while it waited: select may still pick the slot
-		return nil, &Error{CodeInternalError, "the server stopped before it could serve this request", nil}
-	}
-	return call(ctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
+	return s.workers.call(ctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 }
 
 // finish writes a request's answer unless the client cancelled it. A
