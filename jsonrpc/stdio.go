@@ -201,31 +201,33 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 
 	unbounded := slices.Contains(s.EndWithInput, f.Method) ||
 		(len(s.Bounded) > 0 && !slices.Contains(s.Bounded, f.Method))
-	go func() {
+	sctx := rctx
+	var done func(*Error)
+	if s.Observe != nil {
+		sctx, done = s.Observe(rctx, f)
+	}
+	serve := func() {
 		defer s.wg.Done()
 		defer func() { <-room }()
 		defer cancel()
-		ctx := rctx
-		var done func(*Error)
-		if s.Observe != nil {
-			ctx, done = s.Observe(rctx, f)
+		var res json.RawMessage
+		var err *Error
+		if !unbounded && sctx.Err() != nil { // cancelled while it waited for a worker
+			err = &Error{CodeInternalError, "the server stopped before it could serve this request", nil}
+		} else {
+			res, err = call(sctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 		}
-		res, err := s.serve(ctx, f, internal, unbounded)
 		if done != nil {
 			done(err)
 		}
 		s.finish(p, res, err)
-	}()
-	return true
-}
-
-// serve calls the handler: on a worker (workers.go), waiting for one while
-// Limit are busy, unless the method is unbounded.
-func (s *Stdio) serve(ctx context.Context, f Frame, internal json.RawMessage, unbounded bool) (json.RawMessage, *Error) {
-	if unbounded {
-		return call(ctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
 	}
-	return s.workers.call(ctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
+	if unbounded {
+		go serve()
+	} else {
+		s.workers.run(sctx, serve)
+	}
+	return true
 }
 
 // finish writes a request's answer unless the client cancelled it. A
