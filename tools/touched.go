@@ -129,6 +129,11 @@ func (l idList) MarshalJSON() ([]byte, error) {
 	return json.Marshal(l.bounded())
 }
 
+// MarshalText is String for slog's text handler, which takes a
+// TextMarshaler as it is where a Stringer goes through fmt. (MarshalJSON
+// still wins in JSON logs.)
+func (l idList) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
 // String writes the kept ids joined by commas; an id with a comma or a
 // space in it (none should have one) is quoted so the list stays readable.
 func (l idList) String() string {
