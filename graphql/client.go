@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -142,27 +143,40 @@ func (c *Client) exchange(ctx context.Context, hreq *http.Request, op string, re
 	return hresp.StatusCode, read(ctx, hresp, op, resp)
 }
 
-// readBody reads at most maxBody bytes of an answer. A stated
-// Content-Length sizes the buffer once: io.ReadAll grows from 512 bytes by
-// doubling, which for an 11 KB search page allocated 32 KB, the largest
-// allocation of a call.
-func readBody(hresp *http.Response) ([]byte, error) {
-	body := io.LimitReader(hresp.Body, maxBody)
-	if n := hresp.ContentLength; n <= 0 || n > maxBody {
-		return io.ReadAll(body)
+// bodies are the buffers answers are read into, reused: io.ReadAll grows
+// a new buffer from 512 bytes by doubling, which for a 9 KB search page
+// allocated 32 KB, the largest allocation of a call, and a backend that
+// streams its answer without a Content-Length leaves nothing to size it
+// by. Nothing keeps an answer's bytes once read returns: every decode here
+// copies the strings and raw messages it keeps.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody is the largest buffer put back in bodies, so that one
+// huge answer does not stay in memory for the life of the process.
+const maxPooledBody = 1 << 20
+
+// readBody reads at most maxBody bytes of an answer into buf.
+func readBody(hresp *http.Response, buf *bytes.Buffer) error {
+	if n := hresp.ContentLength; n > 0 && n <= maxBody {
+		buf.Grow(int(n) + bytes.MinRead) // room for the read that finds the end
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(hresp.ContentLength) + bytes.MinRead) // room for the read that finds the end
-	_, err := buf.ReadFrom(body)
-	return buf.Bytes(), err
+	_, err := buf.ReadFrom(io.LimitReader(hresp.Body, maxBody))
+	return err
 }
 
 // read reads an answer into resp.
 func read(ctx context.Context, hresp *http.Response, op string, resp *graphql.Response) error {
-	raw, err := readBody(hresp)
-	if err != nil {
+	buf := bodies.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBody {
+			buf.Reset()
+			bodies.Put(buf)
+		}
+	}()
+	if err := readBody(hresp, buf); err != nil {
 		return networkError(ctx, op, err)
 	}
+	raw := buf.Bytes()
 
 	if hresp.StatusCode/100 == 2 && decodeData(raw, resp.Data) {
 		return nil

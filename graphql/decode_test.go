@@ -63,3 +63,34 @@ func TestAnswerShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswersStayIntactWhenTheReadBufferIsReused reads answers into one
+// pooled buffer after another: what an earlier call returned must not
+// change when a later answer overwrites the buffer it was read from.
+func TestAnswersStayIntactWhenTheReadBufferIsReused(t *testing.T) {
+	pages := []string{
+		`{"data":{"searchCompanies":{"items":[{"id":"c1","name":"First Company With A Long Name","categories":["Robotics"]}],"total":1}}}`,
+		`{"data":{"searchCompanies":{"items":[{"id":"c2","name":"Zweite","categories":["AI"]}],"total":1}}}`,
+	}
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if n%2 == 1 {
+			w.(http.Flusher).Flush() // no Content-Length: the buffer is grown as it reads
+		}
+		w.Write([]byte(pages[n%2]))
+		n++
+	}))
+	defer srv.Close()
+	c := graphql.NewClient(srv.URL, srv.Client(), 0)
+	first, err := query.NewReader(c).SearchCompanies(context.Background(), str("x"), nil, query.Bounds{}, num(1), nil)
+	require.NoError(t, err)
+	for range 5 {
+		_, err := query.NewReader(c).SearchCompanies(context.Background(), str("x"), nil, query.Bounds{}, num(1), nil)
+		require.NoError(t, err)
+	}
+	require.Len(t, first.Items, 1)
+	assert.Equal(t, "c1", first.Items[0].Id)
+	assert.Equal(t, "First Company With A Long Name", first.Items[0].Name)
+	assert.Equal(t, []string{"Robotics"}, first.Items[0].Categories)
+}
