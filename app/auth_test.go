@@ -132,19 +132,7 @@ func start(t *testing.T, s *authStack, env map[string]string, args ...string) (*
 // startAt is start with the server pointed at endpoint.
 func startAt(t *testing.T, endpoint string, env map[string]string, args ...string) (*running, error) {
 	t.Helper()
-	cfg, err := ParseConfig(append([]string{"--endpoint", endpoint, "--allow-mutations"}, args...),
-		func(k string) string { return env[k] }, io.Discard)
-	require.NoError(t, err)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	r := &running{t: t, in: inW, out: bufio.NewScanner(outR), logs: &syncBuffer{}, done: make(chan error, 1)}
-	r.out.Buffer(make([]byte, 1<<20), 1<<22)
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		r.done <- Run(ctx, cfg, Stdio{In: inR, Out: outW, Err: r.logs}, func(k string) string { return env[k] })
-		outW.Close()
-	}()
-	t.Cleanup(func() { cancel(); inW.Close() })
+	r := launch(t, append([]string{"--endpoint", endpoint, "--allow-mutations"}, args...), env)
 	// Start-up either fails (Run returns) or logs its line.
 	select {
 	case <-r.logs.started():
@@ -156,6 +144,25 @@ func startAt(t *testing.T, endpoint string, env map[string]string, args ...strin
 	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
 	r.read()
 	return r, nil
+}
+
+// launch runs app.Run with args and env as its whole environment, over
+// pipes, and returns at once.
+func launch(t *testing.T, args []string, env map[string]string) *running {
+	t.Helper()
+	cfg, err := ParseConfig(args, func(k string) string { return env[k] }, io.Discard)
+	require.NoError(t, err)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	r := &running{t: t, in: inW, out: bufio.NewScanner(outR), logs: &syncBuffer{}, done: make(chan error, 1)}
+	r.out.Buffer(make([]byte, 1<<20), 1<<22)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		r.done <- Run(ctx, cfg, Stdio{In: inR, Out: outW, Err: r.logs}, func(k string) string { return env[k] })
+		outW.Close()
+	}()
+	t.Cleanup(func() { cancel(); inW.Close() })
+	return r
 }
 
 func (r *running) send(line string) {

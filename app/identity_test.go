@@ -1,10 +1,7 @@
 package app
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -58,40 +55,8 @@ func (g *gatedIssuer) release() {
 	}
 }
 
-// stdioRun is app.Run over pipes, started without waiting for anything.
-type stdioRun struct {
-	t    *testing.T
-	in   *io.PipeWriter
-	out  *bufio.Scanner
-	logs *syncBuffer
-	done chan error
-}
-
-func runStdioServer(t *testing.T, endpoint string, env map[string]string) *stdioRun {
-	t.Helper()
-	cfg, err := ParseConfig([]string{"--endpoint", endpoint}, func(k string) string { return env[k] }, io.Discard)
-	require.NoError(t, err)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	r := &stdioRun{t: t, in: inW, out: bufio.NewScanner(outR), logs: &syncBuffer{}, done: make(chan error, 1)}
-	r.out.Buffer(make([]byte, 1<<20), 1<<22)
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		r.done <- Run(ctx, cfg, Stdio{In: inR, Out: outW, Err: r.logs}, func(k string) string { return env[k] })
-		outW.Close()
-	}()
-	t.Cleanup(func() { cancel(); inW.Close() })
-	return r
-}
-
-func (r *stdioRun) send(line string) {
-	r.t.Helper()
-	_, err := io.WriteString(r.in, line+"\n")
-	require.NoError(r.t, err)
-}
-
 // answer reads the next line, which must be the answer to id.
-func (r *stdioRun) answer(id int) map[string]any {
+func (r *running) answer(id int) map[string]any {
 	r.t.Helper()
 	require.True(r.t, r.out.Scan(), "no answer to %d: %v; log:\n%s", id, r.out.Err(), r.logs.String())
 	var m map[string]any
@@ -100,16 +65,24 @@ func (r *stdioRun) answer(id int) map[string]any {
 	return m
 }
 
-func TestStdioListsToolsWhileTheChainResolvesAndACallWaitsForIt(t *testing.T) {
+// startGatedStack is a backend that trusts only iss, an issuer held at its
+// gate.
+func startGatedStack(t *testing.T) (*gatedIssuer, *appsynclocal.Server) {
+	t.Helper()
 	iss := startGatedIssuer(t)
 	srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: t.TempDir(), Companies: 50,
 		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()}}, "127.0.0.1:0")
 	require.NoError(t, err)
 	t.Cleanup(func() { srv.Close() })
+	return iss, srv
+}
+
+func TestStdioListsToolsWhileTheChainResolvesAndACallWaitsForIt(t *testing.T) {
+	iss, srv := startGatedStack(t)
 	token, err := iss.Mint("alice", time.Hour)
 	require.NoError(t, err)
 
-	r := runStdioServer(t, srv.URL(), map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": token})
+	r := launch(t, []string{"--endpoint", srv.URL()}, map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": token})
 	<-iss.arrived // the chain's OIDC link is waiting at the issuer
 
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
@@ -131,15 +104,11 @@ func TestStdioListsToolsWhileTheChainResolvesAndACallWaitsForIt(t *testing.T) {
 }
 
 func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
-	iss := startGatedIssuer(t)
-	srv, err := appsynclocal.Start(appsynclocal.Config{DataDir: t.TempDir(), Companies: 50,
-		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()}}, "127.0.0.1:0")
-	require.NoError(t, err)
-	t.Cleanup(func() { srv.Close() })
+	iss, srv := startGatedStack(t)
 	expired, err := iss.Sign(authn.Claims{Subject: "alice", IssuedAt: time.Now().Add(-2 * time.Hour), Expiry: time.Now().Add(-time.Hour)})
 	require.NoError(t, err)
 
-	r := runStdioServer(t, srv.URL(), map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": expired,
+	r := launch(t, []string{"--endpoint", srv.URL()}, map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": expired,
 		"APPSYNC_API_KEY": srv.Backend().APIKey()}) // a weaker identity that must not be used
 	<-iss.arrived
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)

@@ -58,7 +58,7 @@ func TestStdioServerRestoresTheGCTargetAfterItsFirstAnswer(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	before := gcPercent()
 
-	r := runStdioServer(t, srv.URL(), map[string]string{"APPSYNC_API_KEY": srv.Backend().APIKey()})
+	r := launch(t, []string{"--endpoint", srv.URL()}, map[string]string{"APPSYNC_API_KEY": srv.Backend().APIKey()})
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
 	r.answer(1)
 	assert.Equal(t, startupGCPercent, gcPercent(), "relaxed while the server starts")

@@ -2,37 +2,22 @@ package metrics
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/metrics/internal/promtest"
 )
 
 // scrape fetches m's page over real HTTP and parses it with Prometheus's
 // own text parser.
 func scrape(t *testing.T, m *Metrics) map[string]*dto.MetricFamily {
 	t.Helper()
-	srv := httptest.NewServer(m.Handler())
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "text/plain; version=0.0.4; charset=utf-8", resp.Header.Get("Content-Type"))
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	p := expfmt.NewTextParser(model.LegacyValidation)
-	families, err := p.TextToMetricFamilies(strings.NewReader(string(body)))
-	require.NoError(t, err, "the page:\n%s", body)
+	families, _ := promtest.Scrape(t, m.Handler())
 	return families
 }
 

@@ -1,38 +1,23 @@
 package prom
 
 import (
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/metrics/internal/promtest"
 )
 
 // scrape fetches reg's page over real HTTP and parses it with Prometheus's
 // own text parser, which fails on anything the format does not allow.
 func scrape(t *testing.T, reg *Registry) (map[string]*dto.MetricFamily, string) {
 	t.Helper()
-	srv := httptest.NewServer(reg)
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "text/plain; version=0.0.4; charset=utf-8", resp.Header.Get("Content-Type"))
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	p := expfmt.NewTextParser(model.LegacyValidation)
-	families, err := p.TextToMetricFamilies(strings.NewReader(string(body)))
-	require.NoError(t, err, "the page:\n%s", body)
-	return families, string(body)
+	return promtest.Scrape(t, reg)
 }
 
 // labels maps a parsed metric's label pairs by name.
