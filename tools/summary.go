@@ -65,47 +65,50 @@ func (s Summary) Line() string {
 	for _, c := range s.Categories {
 		size += len(c) + 2
 	}
-	b := make([]byte, 0, size)
-	b = append(b, s.ID...)
-	b = append(b, " | "...)
-	b = append(b, s.Name...)
-	sep := func() { b = append(b, " | "...) }
+	// A strings.Builder hands over its buffer without copying it.
+	var b strings.Builder
+	b.Grow(size)
+	var num [20]byte
+	b.WriteString(s.ID)
+	b.WriteString(" | ")
+	b.WriteString(s.Name)
+	sep := func() { b.WriteString(" | ") }
 	if s.Domain != "" {
 		sep()
-		b = append(b, s.Domain...)
+		b.WriteString(s.Domain)
 	}
 	if s.City != "" || s.CountryCode != "" {
 		sep()
-		b = append(b, s.City...)
+		b.WriteString(s.City)
 		if s.City != "" && s.CountryCode != "" {
-			b = append(b, ", "...)
+			b.WriteString(", ")
 		}
-		b = append(b, s.CountryCode...)
+		b.WriteString(s.CountryCode)
 	}
 	if len(s.Categories) > 1 || len(s.Categories) == 1 && s.Categories[0] != "" {
 		sep()
 		for i, c := range s.Categories {
 			if i > 0 {
-				b = append(b, ", "...)
+				b.WriteString(", ")
 			}
-			b = append(b, c...)
+			b.WriteString(c)
 		}
 	}
 	if s.EmployeeCount != nil {
 		sep()
-		b = strconv.AppendInt(b, int64(*s.EmployeeCount), 10)
-		b = append(b, " employees"...)
+		b.Write(strconv.AppendInt(num[:0], int64(*s.EmployeeCount), 10))
+		b.WriteString(" employees")
 	}
 	if s.FoundedYear != nil {
 		sep()
-		b = append(b, "founded "...)
-		b = strconv.AppendInt(b, int64(*s.FoundedYear), 10)
+		b.WriteString("founded ")
+		b.Write(strconv.AppendInt(num[:0], int64(*s.FoundedYear), 10))
 	}
 	if desc != "" {
 		sep()
-		b = append(b, desc...)
+		b.WriteString(desc)
 	}
-	return string(b)
+	return b.String()
 }
 
 // Shorten cuts s to at most n characters, ending it with "…" when anything
