@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreG
 		EndWithInput: []string{string(mcp.MethodSubscriptionsListen)},
 		Observe:      traceStdio(tr, sess),
 	}
+	sess.edge = edge
 	pumpCtx, stopPump := context.WithCancel(ctx)
 	var pumped sync.WaitGroup
 	pumped.Go(func() { pumpNotifications(pumpCtx, sess.notes, edge, logger) })
@@ -75,6 +77,7 @@ func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification
 // the client, so that mcp-go answers in the negotiated protocol version.
 type stdioSession struct {
 	notes        chan mcp.JSONRPCNotification
+	edge         *jsonrpc.Stdio // carries the server's own requests (elicitation)
 	initialized  atomic.Bool
 	mu           sync.Mutex
 	clientInfo   mcp.Implementation
@@ -86,7 +89,33 @@ var (
 	_ server.ClientSession              = (*stdioSession)(nil)
 	_ server.SessionWithClientInfo      = (*stdioSession)(nil)
 	_ server.SessionWithProtocolVersion = (*stdioSession)(nil)
+	_ server.SessionWithElicitation     = (*stdioSession)(nil)
 )
+
+// RequestElicitation asks the client to ask its user (elicitation/create)
+// and waits for the answer, within the edge's deadline. mcp-go calls it for
+// a tool whose handler asked for input (a write to confirm) when the
+// client speaks 2025-11-25; a 2026-07-28 client gets the question in the
+// result instead and calls again.
+func (s *stdioSession) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if s.edge == nil {
+		return nil, server.ErrElicitationNotSupported
+	}
+	raw, err := s.edge.Call(ctx, string(mcp.MethodElicitationCreate), req.Params)
+	if err != nil {
+		return nil, err
+	}
+	var res mcp.ElicitationResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("the client's answer to elicitation/create is not an elicitation result: %w", err)
+	}
+	switch res.Action {
+	case mcp.ElicitationResponseActionAccept, mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
+	default:
+		return nil, fmt.Errorf("the client's answer to elicitation/create has action %q; accept, decline or cancel were expected", jsonrpc.Excerpt(string(res.Action), 40))
+	}
+	return &res, nil
+}
 
 // SessionID names the session; stdio has one.
 func (s *stdioSession) SessionID() string { return "stdio" }

@@ -24,9 +24,12 @@
 //     another there).
 //   - A frame with a method and no id is a notification: never answered,
 //     even when malformed (it is logged and dropped). A frame with an id and
-//     a result or error but no method is an answer from the client: this
-//     server sends no requests, so it is dropped. Anything else with an id
-//     is a request and gets exactly one answer, unless the client cancels it.
+//     a result or error but no method is an answer from the client: on
+//     stdio it goes to the server's own request of that id ([Stdio.Call],
+//     e.g. elicitation/create), and one that names no waiting request is
+//     dropped; on HTTP the server sends no requests, so it is dropped.
+//     Anything else with an id is a request and gets exactly one answer,
+//     unless the client cancels it.
 //
 // Where mcp-go v1.2.1 is at fault, and what an upstream fix would be:
 //

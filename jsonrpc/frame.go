@@ -48,8 +48,8 @@ const (
 	// Notification has a method and no id: it is never answered.
 	Notification
 	// Response has an id and a result or error but no method: an answer
-	// from the client. This server sends no requests, so nothing waits for
-	// one; it is dropped.
+	// from the client to a request of the server's own. Stdio routes it to
+	// the waiting [Stdio.Call]; anything else drops it.
 	Response
 )
 

@@ -33,7 +33,7 @@ func Message(ctx context.Context, h Handler, logger *slog.Logger, body []byte) [
 		call(ctx, h, logger, f.Method, f.Raw)
 		return nil
 	case Response:
-		logger.Debug("ignored a response from the client: this server sends no requests", "id", f.ID.String())
+		logger.Debug("ignored a response from the client: the server sends no requests over this transport", "id", f.ID.String())
 		return nil
 	}
 	res, err := call(ctx, h, logger, f.Method, f.WithID(json.RawMessage("1")))

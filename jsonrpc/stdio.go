@@ -69,9 +69,20 @@ type Stdio struct {
 	// for a result). Tracing hangs here; when nil, a request costs nothing
 	// more than the check.
 	Observe func(ctx context.Context, f Frame) (context.Context, func(*Error))
+	// CallTimeout bounds the wait for the client's answer to a request of
+	// the server's own (DefaultCallTimeout if 0); see Call.
+	CallTimeout time.Duration
+	// MaxCalls bounds the server's requests waiting for an answer at once
+	// (DefaultMaxCalls if 0).
+	MaxCalls int
 
-	mu   sync.Mutex // guards open and next
+	mu   sync.Mutex // guards open, next, calls, nextCall and callsClosed
 	open map[string]*pending
+	// calls are the server's requests waiting for the client's answer,
+	// by id (calls.go).
+	calls       map[string]chan answer
+	nextCall    int64
+	callsClosed bool
 	// writeMu guards out and writeOK; it is never held with mu, so a
 	// client slow to read its answers does not hold up cancellations.
 	writeMu sync.Mutex
@@ -117,6 +128,7 @@ func (s *Stdio) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	for reading := true; reading; {
 		select {
 		case <-ctx.Done():
+			s.endCalls()
 			s.stop(0)
 			return ctx.Err()
 		case l := <-lines:
@@ -130,12 +142,16 @@ func (s *Stdio) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 				s.refuse(Frame{Kind: Request}, TooLarge(l.tooLong))
 			default:
 				if !s.handle(ctx, l.msg, room) {
+					s.endCalls()
 					s.stop(0)
 					return ctx.Err()
 				}
 			}
 		}
 	}
+	// No answer to a request of the server's can arrive now: the calls
+	// waiting for one end at once, and the requests they serve finish.
+	s.endCalls()
 	s.drain(ctx)
 	return readErr
 }
@@ -146,6 +162,7 @@ func (s *Stdio) init(out io.Writer) {
 	}
 	s.mu.Lock()
 	s.open = map[string]*pending{}
+	s.calls, s.callsClosed = map[string]chan answer{}, false
 	s.mu.Unlock()
 	s.writeMu.Lock()
 	s.out, s.writeOK = out, true
@@ -166,7 +183,7 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 	}
 	switch f.Kind {
 	case Response:
-		s.Logger.Debug("ignored a response from the client: this server sends no requests", "id", f.ID.String())
+		s.deliver(f)
 		return true
 	case Notification:
 		if f.Method == methodCancelled {
