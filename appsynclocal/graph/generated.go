@@ -155,7 +155,7 @@ type ComplexityRoot struct {
 		GetCompanies       func(childComplexity int, ids []string) int
 		GetCompany         func(childComplexity int, id string) int
 		ListCollections    func(childComplexity int, limit *int, nextToken *string) int
-		SearchCompanies    func(childComplexity int, keyword *string, filters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, limit *int, nextToken *string) int
+		SearchCompanies    func(childComplexity int, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) int
 	}
 }
 
@@ -169,7 +169,7 @@ type MutationResolver interface {
 	RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*model.EmailDiscoveryJob, error)
 }
 type QueryResolver interface {
-	SearchCompanies(ctx context.Context, keyword *string, filters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, limit *int, nextToken *string) (*model.CompanyConnection, error)
+	SearchCompanies(ctx context.Context, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) (*model.CompanyConnection, error)
 	GetCompany(ctx context.Context, id string) (*model.Company, error)
 	GetCompanies(ctx context.Context, ids []string) ([]*model.Company, error)
 	AiSearch(ctx context.Context, query string, limit *int) (*model.AiSearchResult, error)
@@ -711,7 +711,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SearchCompanies(childComplexity, args["keyword"].(*string), args["filters"].([]string), args["minEmployees"].(*int), args["maxEmployees"].(*int), args["foundedAfter"].(*int), args["foundedBefore"].(*int), args["limit"].(*int), args["nextToken"].(*string)), true
+		return e.ComplexityRoot.Query.SearchCompanies(childComplexity, args["keyword"].(*string), args["filters"].([]string), args["excludeFilters"].([]string), args["minEmployees"].(*int), args["maxEmployees"].(*int), args["foundedAfter"].(*int), args["foundedBefore"].(*int), args["sort"].(*model.CompanySort), args["exactCount"].(*bool), args["limit"].(*int), args["nextToken"].(*string)), true
 
 	}
 	return 0, false
@@ -814,8 +814,8 @@ schema {
 }
 
 type Query {
-  "Keyword search over company profiles. filters are facet strings such as ` + "`" + `countries;United States` + "`" + ` or ` + "`" + `categories;Software` + "`" + `; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20)."
-  searchCompanies(keyword: String, filters: [String!], minEmployees: Int, maxEmployees: Int, foundedAfter: Int, foundedBefore: Int, limit: Int, nextToken: String): CompanyConnection!
+  "Keyword search over company profiles. filters are facet strings such as ` + "`" + `countries;United States` + "`" + ` or ` + "`" + `categories;Software` + "`" + `; facets of one kind are ORed, different kinds are ANDed. excludeFilters, in the same form, leave out every company carrying any of them. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. sort orders the matches (default RELEVANCE). exactCount counts every match instead of stopping at 1,000 (it costs as much as the matches are many, up to the whole data set). limit is 1-100 (default 20). excludeFilters, sort and exactCount are extensions of the original schema."
+  searchCompanies(keyword: String, filters: [String!], excludeFilters: [String!], minEmployees: Int, maxEmployees: Int, foundedAfter: Int, foundedBefore: Int, sort: CompanySort, exactCount: Boolean, limit: Int, nextToken: String): CompanyConnection!
     @aws_api_key @aws_oidc @aws_iam
 
   "One company profile by id, or null when there is none."
@@ -892,10 +892,26 @@ type CompanyConnection @aws_api_key @aws_oidc @aws_iam {
   items: [Company!]!
   "Pass back to get the next page; null on the last page."
   nextToken: String
-  "How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true."
+  "How many companies match in all. Counting stops at 1,000 unless exactCount is true: past that, total is 1,000 and totalIsLowerBound is true."
   total: Int!
   "True when total is where counting stopped: at least that many companies match, possibly many more."
   totalIsLowerBound: Boolean!
+}
+
+"The orders searchCompanies can return its matches in. Ties are broken by id, so pages never repeat or skip a company."
+enum CompanySort {
+  "Best matches of the keyword first; by id without a keyword."
+  RELEVANCE
+  "Most employees first."
+  EMPLOYEES_DESC
+  "Fewest employees first."
+  EMPLOYEES_ASC
+  "Most recently founded first."
+  FOUNDED_DESC
+  "Oldest first."
+  FOUNDED_ASC
+  "By name, A to Z."
+  NAME_ASC
 }
 
 "What aiSearch understood and found."
@@ -1558,54 +1574,78 @@ func (ec *executionContext) field_Query_searchCompanies_args(ctx context.Context
 		return nil, err
 	}
 	args["filters"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "minEmployees",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "excludeFilters",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["excludeFilters"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "minEmployees",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["minEmployees"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "maxEmployees",
+	args["minEmployees"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "maxEmployees",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["maxEmployees"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "foundedAfter",
+	args["maxEmployees"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "foundedAfter",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["foundedAfter"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "foundedBefore",
+	args["foundedAfter"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "foundedBefore",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["foundedBefore"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+	args["foundedBefore"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.CompanySort, error) {
+			return ec.unmarshalOCompanySort2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐCompanySort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "exactCount",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["exactCount"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["limit"] = arg6
-	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "nextToken",
+	args["limit"] = arg9
+	arg10, err := graphql.ProcessArgField(ctx, rawArgs, "nextToken",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOString2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["nextToken"] = arg7
+	args["nextToken"] = arg10
 	return args, nil
 }
 
@@ -3451,7 +3491,7 @@ func (ec *executionContext) _Query_searchCompanies(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().SearchCompanies(ctx, fc.Args["keyword"].(*string), fc.Args["filters"].([]string), fc.Args["minEmployees"].(*int), fc.Args["maxEmployees"].(*int), fc.Args["foundedAfter"].(*int), fc.Args["foundedBefore"].(*int), fc.Args["limit"].(*int), fc.Args["nextToken"].(*string))
+			return ec.Resolvers.Query().SearchCompanies(ctx, fc.Args["keyword"].(*string), fc.Args["filters"].([]string), fc.Args["excludeFilters"].([]string), fc.Args["minEmployees"].(*int), fc.Args["maxEmployees"].(*int), fc.Args["foundedAfter"].(*int), fc.Args["foundedBefore"].(*int), fc.Args["sort"].(*model.CompanySort), fc.Args["exactCount"].(*bool), fc.Args["limit"].(*int), fc.Args["nextToken"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanyConnection) graphql.Marshaler {
@@ -6672,6 +6712,22 @@ func (ec *executionContext) marshalOCompany2ᚖgithubᚗcomᚋcompanyintelᚋmcp
 		return graphql.Null
 	}
 	return ec._Company(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCompanySort2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐCompanySort(ctx context.Context, v any) (*model.CompanySort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.CompanySort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCompanySort2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐCompanySort(ctx context.Context, sel ast.SelectionSet, v *model.CompanySort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {

@@ -9,9 +9,10 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal/store"
 )
 
-// SearchCompanies is keyword search with facet filters and inclusive
-// employee-count and founding-year bounds.
-func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, filters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, limit *int, nextToken *string) (*model.CompanyConnection, error) {
+// SearchCompanies is keyword search with facet filters and exclusions,
+// inclusive employee-count and founding-year bounds, an order and, on
+// request, an exact count.
+func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) (*model.CompanyConnection, error) {
 	n, err := store.SearchLimit.Resolve(limit)
 	if err != nil {
 		return nil, r.fail(ctx, "searchCompanies", err)
@@ -30,6 +31,10 @@ func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, fi
 	if err != nil {
 		return nil, r.fail(ctx, "searchCompanies", err)
 	}
+	exclude, err := store.ParseFilters(excludeFilters)
+	if err != nil {
+		return nil, r.fail(ctx, "searchCompanies", err)
+	}
 	page, err := r.store.Search(ctx, store.SearchQuery{
 		Keyword:      deref(keyword),
 		Facets:       facets,
@@ -37,6 +42,9 @@ func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, fi
 		MaxEmployees: derefInt(maxEmployees),
 		FoundedFrom:  derefInt(foundedAfter),
 		FoundedTo:    derefInt(foundedBefore),
+		Exclude:      exclude,
+		Sort:         storeSort[derefSort(sort)],
+		ExactCount:   exactCount != nil && *exactCount,
 		Limit:        n,
 		NextToken:    deref(nextToken),
 	})
@@ -45,6 +53,23 @@ func (r *queryResolver) SearchCompanies(ctx context.Context, keyword *string, fi
 	}
 	return &model.CompanyConnection{Items: toCompanies(page.Items), NextToken: token(page.NextToken),
 		Total: page.Total, TotalIsLowerBound: page.TotalIsLowerBound}, nil
+}
+
+// storeSort maps the schema's orders to the store's.
+var storeSort = map[model.CompanySort]store.Sort{
+	model.CompanySortRelevance:     store.SortRelevance,
+	model.CompanySortEmployeesDesc: store.SortEmployeesDesc,
+	model.CompanySortEmployeesAsc:  store.SortEmployeesAsc,
+	model.CompanySortFoundedDesc:   store.SortFoundedDesc,
+	model.CompanySortFoundedAsc:    store.SortFoundedAsc,
+	model.CompanySortNameAsc:       store.SortNameAsc,
+}
+
+func derefSort(s *model.CompanySort) model.CompanySort {
+	if s == nil {
+		return model.CompanySortRelevance
+	}
+	return *s
 }
 
 // GetCompany returns one company, or null.

@@ -34,20 +34,12 @@ const tierShift = 32
 // employee and founding bounds, which only aiSearch sets, are checked
 // against facts row by row.
 func (s *Store) searchText(ctx context.Context, terms []string, q SearchQuery, pos int64, scope string) (*CompanyPage, []int, error) {
-	ranges, rargs := rangeSQL(q)
-	from := ` FROM companies_fts f WHERE companies_fts MATCH ?`
-	if ranges != "" {
-		// CROSS JOIN keeps the FTS index as the outer loop, in rowid order.
-		from = ` FROM companies_fts f CROSS JOIN facts c ON c.num = f.rowid WHERE companies_fts MATCH ?` + ranges
-	}
-	args := func(match string, more ...any) []any {
-		return append(append([]any{match}, rargs...), more...)
-	}
+	from, args := textFrom(q)
 	facets := ftsFacets(q.Facets)
 
 	page := &CompanyPage{}
 	all := wordsIn(terms, q.AnyWord, len(tierMarks)-1) + facets
-	if err := s.countCapped(ctx, `SELECT 1`+from, args(all), page); err != nil {
+	if err := s.countCapped(ctx, `SELECT 1`+from, args(all), q.ExactCount, page); err != nil {
 		return nil, nil, fmt.Errorf("search count: %w", err)
 	}
 
@@ -75,6 +67,66 @@ func (s *Store) searchText(ctx context.Context, terms []string, q SearchQuery, p
 	nums := make([]int, len(hits))
 	for i, h := range hits {
 		nums[i] = h.num
+	}
+	return page, nums, nil
+}
+
+// textFrom is the FROM and WHERE of a keyword search, apart from its FTS5
+// match, and a function giving its arguments for a match and what follows.
+// Exclusions and bounds are checked against facts row by row; CROSS JOIN
+// keeps the FTS index as the outer loop, in rowid order.
+func textFrom(q SearchQuery) (string, func(match string, more ...any) []any) {
+	excl, eargs := excludeSQL(q.Exclude)
+	ranges, rargs := rangeSQL(q)
+	from := ` FROM companies_fts f WHERE companies_fts MATCH ?`
+	if excl+ranges != "" {
+		from = ` FROM companies_fts f CROSS JOIN facts c ON c.num = f.rowid WHERE companies_fts MATCH ?` + excl + ranges
+	}
+	return from, func(match string, more ...any) []any {
+		return append(append(append([]any{match}, eargs...), rargs...), more...)
+	}
+}
+
+// searchSorted returns one page of matches in q.Sort's order, starting at
+// offset pos. Every match is sorted to find a page, so a page costs as much
+// as the matches are many (a few ms for 10,000 at 1,000,000 companies, up
+// to about half a second for the largest country); pages are offsets, not
+// keysets, which a name order could not carry in a position.
+func (s *Store) searchSorted(ctx context.Context, terms []string, q SearchQuery, pos int64, scope string) (*CompanyPage, []int, error) {
+	page := &CompanyPage{}
+	var (
+		from string
+		args []any
+	)
+	if len(terms) > 0 {
+		// The tiers only order; their union is the last tier's match.
+		f, a := textFrom(q)
+		match := wordsIn(terms, q.AnyWord, len(tierMarks)-1) + ftsFacets(q.Facets)
+		if err := s.countCapped(ctx, `SELECT 1`+f, a(match), q.ExactCount, page); err != nil {
+			return nil, nil, fmt.Errorf("search count: %w", err)
+		}
+		if !strings.Contains(f, "facts c") {
+			f = ` FROM companies_fts f CROSS JOIN facts c ON c.num = f.rowid WHERE companies_fts MATCH ?`
+		}
+		from, args = f, a(match)
+	} else {
+		where, wargs := factsSQL(q)
+		if err := s.countList(ctx, q, where, wargs, page); err != nil {
+			return nil, nil, fmt.Errorf("list count: %w", err)
+		}
+		from, args = ` FROM facts c WHERE 1`+where, wargs
+	}
+	if page.Total == 0 {
+		return page, nil, nil
+	}
+	nums, err := s.queryNums(ctx, `SELECT c.num`+from+` ORDER BY `+sortSQL[q.Sort]+` LIMIT ? OFFSET ?`,
+		append(args, q.Limit+1, pos)...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sorted search: %w", err)
+	}
+	if len(nums) > q.Limit {
+		page.NextToken = s.tokens.encode(scope, pos+int64(q.Limit))
+		nums = nums[:q.Limit]
 	}
 	return page, nums, nil
 }

@@ -240,3 +240,23 @@ func TestTheFallbackIsLoggedOncePerOperation(t *testing.T) {
 	assert.Contains(t, lines[1], "operation=FilterVocabulary fallback=FilterVocabularyBase")
 	assert.Contains(t, lines[1], "Field 'referenceDate' in type 'FilterVocabulary' is undefined")
 }
+
+// Exclusions, an order and an exact count against the original schema are
+// left out of the search that is made, and the Reader then says the backend
+// lacks them, for the tool to report each as not applied.
+func TestRefinementsOnAnOriginalSchemaBackendAreLeftOutAndKnown(t *testing.T) {
+	var c canned
+	target := c.start(t, map[string]answer{"SearchCompaniesBase": {body: basePage}})
+	v1, err := v1backend.Start(target)
+	require.NoError(t, err)
+	t.Cleanup(v1.Close)
+	r := newReader(v1.URL())
+	knows := r.(interface{ SearchBoundsUnsupported() bool })
+	kw := "robotics"
+	page, err := r.SearchCompanies(context.Background(), &kw, nil,
+		query.Bounds{Exclude: []string{"countries;Germany"}, Sort: query.SortEmployeesDesc, ExactCount: true}, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 7, page.Total)
+	assert.True(t, knows.SearchBoundsUnsupported(), "the caller can learn what was left out")
+	assert.Equal(t, []string{"SearchCompanies", "SearchCompaniesBase"}, v1.Operations())
+}

@@ -40,17 +40,38 @@ type Reader interface {
 	GetCollectionItems(ctx context.Context, collectionID string, limit *int, nextToken *string) (*CollectionItemPage, error)
 }
 
-// Bounds are searchCompanies' inclusive range filters; nil means no bound.
+// Bounds are searchCompanies' optional extensions: inclusive ranges (nil
+// means no bound), exclusions, an order and exact counting. The zero value
+// asks for none of them.
 type Bounds struct {
 	MinEmployees, MaxEmployees *int
 	// FoundedAfter and FoundedBefore are founding years, both inclusive.
 	FoundedAfter, FoundedBefore *int
+	// Exclude are filters in the facet form whose companies are left out.
+	Exclude []string
+	// Sort orders the matches; "" is the backend's default (relevance).
+	Sort CompanySort
+	// ExactCount asks for a total that is never a lower bound.
+	ExactCount bool
 }
+
+// Ranged reports whether b bounds the head count or the founding year:
+// the extensions a search cannot do without, for without them it answers
+// another question. The others can be left out and reported (Refined).
+func (b Bounds) Ranged() bool {
+	return b.MinEmployees != nil || b.MaxEmployees != nil || b.FoundedAfter != nil || b.FoundedBefore != nil
+}
+
+// Refined reports whether b asks for an exclusion, an order or an exact
+// count, which a backend on the original schema cannot give.
+func (b Bounds) Refined() bool { return len(b.Exclude) > 0 || b.Sort != "" || b.ExactCount }
 
 // ErrBoundsUnsupported is SearchCompanies' answer to bounds the backend
 // cannot apply: its searchCompanies takes no employee-count or founding-year
 // arguments (the original schema). Nothing is searched, since a search
-// without the bounds would answer a different question.
+// without the bounds would answer a different question. Exclusions, an
+// order and an exact count are different: the search is made without them,
+// and SearchBoundsUnsupported then says so, for the caller to report.
 var ErrBoundsUnsupported = errors.New("the data API does not support employee-count or founding-year bounds on searchCompanies")
 
 // NewReader returns a Reader over c. It is safe for concurrent use, and
@@ -112,12 +133,21 @@ func extended[T any](r *reader, lacks *atomic.Bool, op string, ext, base func() 
 // notApplied, no founding-year range, no referenceDate.
 
 func (r *reader) SearchCompanies(ctx context.Context, keyword *string, filters []string, bounds Bounds, limit *int, nextToken *string) (*CompanyPage, error) {
-	bounded := bounds != (Bounds{})
+	bounded := bounds.Ranged()
 	if bounded && r.lacksSearch.Load() {
 		return &CompanyPage{}, ErrBoundsUnsupported
 	}
 	return extended(r, &r.lacksSearch, "SearchCompanies", func() (*CompanyPage, error) {
-		resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, bounds.MinEmployees, bounds.MaxEmployees, bounds.FoundedAfter, bounds.FoundedBefore, limit, nextToken)
+		var sort *CompanySort
+		if bounds.Sort != "" {
+			sort = &bounds.Sort
+		}
+		var exact *bool
+		if bounds.ExactCount {
+			exact = &bounds.ExactCount
+		}
+		resp, err := gen.SearchCompanies(ctx, r.c, keyword, filters, bounds.Exclude, bounds.MinEmployees, bounds.MaxEmployees,
+			bounds.FoundedAfter, bounds.FoundedBefore, sort, exact, limit, nextToken)
 		return &resp.SearchCompanies, err
 	}, func() (*CompanyPage, error) {
 		if bounded {

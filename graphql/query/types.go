@@ -18,6 +18,8 @@ type (
 	Collection = gen.Collection
 	// CompanyPage is one page of search_companies results, as summaries.
 	CompanyPage = gen.CompanyPage
+	// CompanySort is an order of searchCompanies' matches.
+	CompanySort = gen.CompanySort
 	// AiSearchResult is the answer to a natural-language search, with how it was read.
 	AiSearchResult = gen.AiSearchResult
 	// Vocabulary lists every country and category the filters accept.
@@ -46,3 +48,13 @@ const FilterVocabularyDocument = gen.FilterVocabulary_Operation
 // GetCompanyDocument is the exact GraphQL document Reader.GetCompany sends,
 // for benchmarks that post the same request directly.
 const GetCompanyDocument = gen.GetCompany_Operation
+
+// The orders searchCompanies knows (schema.graphql's CompanySort).
+const (
+	SortRelevance     = gen.CompanySortRelevance
+	SortEmployeesDesc = gen.CompanySortEmployeesDesc
+	SortEmployeesAsc  = gen.CompanySortEmployeesAsc
+	SortFoundedDesc   = gen.CompanySortFoundedDesc
+	SortFoundedAsc    = gen.CompanySortFoundedAsc
+	SortNameAsc       = gen.CompanySortNameAsc
+)

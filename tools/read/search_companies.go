@@ -80,7 +80,7 @@ func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 
 func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searchCompaniesInput) (searchCompaniesOutput, error) {
 	bounds := searchBounds(in)
-	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && bounds == (query.Bounds{}) {
+	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && !bounds.Ranged() {
 		return searchCompaniesOutput{}, tools.Invalid("query",
 			"give a query or at least one filter (country, categories, employees or founding year); an unfiltered search returns arbitrary companies")
 	}

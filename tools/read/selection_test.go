@@ -138,8 +138,8 @@ func TestListToolsSelectOnlyTheSummaryFields(t *testing.T) {
 			op:   "SearchCompanies",
 			data: `{"searchCompanies":{"items":[` + listedCompany + `],"nextToken":null,"total":1,"totalIsLowerBound":false}}`,
 			path: []string{"searchCompanies", "items"},
-			wantVars: map[string]any{"keyword": "robots", "filters": []any{}, "minEmployees": nil, "maxEmployees": nil,
-				"foundedAfter": nil, "foundedBefore": nil, "limit": float64(5), "nextToken": nil},
+			wantVars: map[string]any{"keyword": "robots", "filters": []any{}, "excludeFilters": nil, "minEmployees": nil, "maxEmployees": nil,
+				"foundedAfter": nil, "foundedBefore": nil, "sort": nil, "exactCount": nil, "limit": float64(5), "nextToken": nil},
 		},
 		{
 			tool: NewAiSearch,

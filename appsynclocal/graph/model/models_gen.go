@@ -100,7 +100,7 @@ type CompanyConnection struct {
 	Items []*Company `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken,omitempty"`
-	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	// How many companies match in all. Counting stops at 1,000 unless exactCount is true: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
 	// True when total is where counting stopped: at least that many companies match, possibly many more.
 	TotalIsLowerBound bool `json:"totalIsLowerBound"`
@@ -155,6 +155,76 @@ type Mutation struct {
 }
 
 type Query struct {
+}
+
+// The orders searchCompanies can return its matches in. Ties are broken by id, so pages never repeat or skip a company.
+type CompanySort string
+
+const (
+	// Best matches of the keyword first; by id without a keyword.
+	CompanySortRelevance CompanySort = "RELEVANCE"
+	// Most employees first.
+	CompanySortEmployeesDesc CompanySort = "EMPLOYEES_DESC"
+	// Fewest employees first.
+	CompanySortEmployeesAsc CompanySort = "EMPLOYEES_ASC"
+	// Most recently founded first.
+	CompanySortFoundedDesc CompanySort = "FOUNDED_DESC"
+	// Oldest first.
+	CompanySortFoundedAsc CompanySort = "FOUNDED_ASC"
+	// By name, A to Z.
+	CompanySortNameAsc CompanySort = "NAME_ASC"
+)
+
+var AllCompanySort = []CompanySort{
+	CompanySortRelevance,
+	CompanySortEmployeesDesc,
+	CompanySortEmployeesAsc,
+	CompanySortFoundedDesc,
+	CompanySortFoundedAsc,
+	CompanySortNameAsc,
+}
+
+func (e CompanySort) IsValid() bool {
+	switch e {
+	case CompanySortRelevance, CompanySortEmployeesDesc, CompanySortEmployeesAsc, CompanySortFoundedDesc, CompanySortFoundedAsc, CompanySortNameAsc:
+		return true
+	}
+	return false
+}
+
+func (e CompanySort) String() string {
+	return string(e)
+}
+
+func (e *CompanySort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CompanySort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CompanySort", str)
+	}
+	return nil
+}
+
+func (e CompanySort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CompanySort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CompanySort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type EmailDiscoveryStatus string

@@ -304,7 +304,7 @@ type CompanyPage struct {
 	Items []CompanySummary `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken"`
-	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	// How many companies match in all. Counting stops at 1,000 unless exactCount is true: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
 	// True when total is where counting stopped: at least that many companies match, possibly many more.
 	TotalIsLowerBound bool `json:"totalIsLowerBound"`
@@ -330,7 +330,7 @@ type CompanyPageBase struct {
 	Items []CompanySummary `json:"items"`
 	// Pass back to get the next page; null on the last page.
 	NextToken *string `json:"nextToken"`
-	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
+	// How many companies match in all. Counting stops at 1,000 unless exactCount is true: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
 }
 
@@ -342,6 +342,33 @@ func (v *CompanyPageBase) GetNextToken() *string { return v.NextToken }
 
 // GetTotal returns CompanyPageBase.Total, and is useful for accessing the field via an interface.
 func (v *CompanyPageBase) GetTotal() int { return v.Total }
+
+// The orders searchCompanies can return its matches in. Ties are broken by id, so pages never repeat or skip a company.
+type CompanySort string
+
+const (
+	// Best matches of the keyword first; by id without a keyword.
+	CompanySortRelevance CompanySort = "RELEVANCE"
+	// Most employees first.
+	CompanySortEmployeesDesc CompanySort = "EMPLOYEES_DESC"
+	// Fewest employees first.
+	CompanySortEmployeesAsc CompanySort = "EMPLOYEES_ASC"
+	// Most recently founded first.
+	CompanySortFoundedDesc CompanySort = "FOUNDED_DESC"
+	// Oldest first.
+	CompanySortFoundedAsc CompanySort = "FOUNDED_ASC"
+	// By name, A to Z.
+	CompanySortNameAsc CompanySort = "NAME_ASC"
+)
+
+var AllCompanySort = []CompanySort{
+	CompanySortRelevance,
+	CompanySortEmployeesDesc,
+	CompanySortEmployeesAsc,
+	CompanySortFoundedDesc,
+	CompanySortFoundedAsc,
+	CompanySortNameAsc,
+}
 
 // CompanySummary is a company as a list shows it: no website (the domain
 // says it), no country name (the code says it), no update time, no contacts.
@@ -491,7 +518,7 @@ func (v *ListCollectionsResponse) GetListCollections() CollectionPage { return v
 
 // SearchCompaniesBaseResponse is returned by SearchCompaniesBase on success.
 type SearchCompaniesBaseResponse struct {
-	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20).
+	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. excludeFilters, in the same form, leave out every company carrying any of them. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. sort orders the matches (default RELEVANCE). exactCount counts every match instead of stopping at 1,000 (it costs as much as the matches are many, up to the whole data set). limit is 1-100 (default 20). excludeFilters, sort and exactCount are extensions of the original schema.
 	SearchCompanies CompanyPageBase `json:"searchCompanies"`
 }
 
@@ -500,7 +527,7 @@ func (v *SearchCompaniesBaseResponse) GetSearchCompanies() CompanyPageBase { ret
 
 // SearchCompaniesResponse is returned by SearchCompanies on success.
 type SearchCompaniesResponse struct {
-	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. limit is 1-100 (default 20).
+	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. excludeFilters, in the same form, leave out every company carrying any of them. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. sort orders the matches (default RELEVANCE). exactCount counts every match instead of stopping at 1,000 (it costs as much as the matches are many, up to the whole data set). limit is 1-100 (default 20). excludeFilters, sort and exactCount are extensions of the original schema.
 	SearchCompanies CompanyPage `json:"searchCompanies"`
 }
 
@@ -632,14 +659,17 @@ func (v *__SearchCompaniesBaseInput) GetNextToken() *string { return v.NextToken
 
 // __SearchCompaniesInput is used internally by genqlient
 type __SearchCompaniesInput struct {
-	Keyword       *string  `json:"keyword"`
-	Filters       []string `json:"filters"`
-	MinEmployees  *int     `json:"minEmployees"`
-	MaxEmployees  *int     `json:"maxEmployees"`
-	FoundedAfter  *int     `json:"foundedAfter"`
-	FoundedBefore *int     `json:"foundedBefore"`
-	Limit         *int     `json:"limit"`
-	NextToken     *string  `json:"nextToken"`
+	Keyword        *string      `json:"keyword"`
+	Filters        []string     `json:"filters"`
+	ExcludeFilters []string     `json:"excludeFilters"`
+	MinEmployees   *int         `json:"minEmployees"`
+	MaxEmployees   *int         `json:"maxEmployees"`
+	FoundedAfter   *int         `json:"foundedAfter"`
+	FoundedBefore  *int         `json:"foundedBefore"`
+	Sort           *CompanySort `json:"sort"`
+	ExactCount     *bool        `json:"exactCount"`
+	Limit          *int         `json:"limit"`
+	NextToken      *string      `json:"nextToken"`
 }
 
 // GetKeyword returns __SearchCompaniesInput.Keyword, and is useful for accessing the field via an interface.
@@ -647,6 +677,9 @@ func (v *__SearchCompaniesInput) GetKeyword() *string { return v.Keyword }
 
 // GetFilters returns __SearchCompaniesInput.Filters, and is useful for accessing the field via an interface.
 func (v *__SearchCompaniesInput) GetFilters() []string { return v.Filters }
+
+// GetExcludeFilters returns __SearchCompaniesInput.ExcludeFilters, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetExcludeFilters() []string { return v.ExcludeFilters }
 
 // GetMinEmployees returns __SearchCompaniesInput.MinEmployees, and is useful for accessing the field via an interface.
 func (v *__SearchCompaniesInput) GetMinEmployees() *int { return v.MinEmployees }
@@ -659,6 +692,12 @@ func (v *__SearchCompaniesInput) GetFoundedAfter() *int { return v.FoundedAfter 
 
 // GetFoundedBefore returns __SearchCompaniesInput.FoundedBefore, and is useful for accessing the field via an interface.
 func (v *__SearchCompaniesInput) GetFoundedBefore() *int { return v.FoundedBefore }
+
+// GetSort returns __SearchCompaniesInput.Sort, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetSort() *CompanySort { return v.Sort }
+
+// GetExactCount returns __SearchCompaniesInput.ExactCount, and is useful for accessing the field via an interface.
+func (v *__SearchCompaniesInput) GetExactCount() *bool { return v.ExactCount }
 
 // GetLimit returns __SearchCompaniesInput.Limit, and is useful for accessing the field via an interface.
 func (v *__SearchCompaniesInput) GetLimit() *int { return v.Limit }
@@ -1088,8 +1127,8 @@ func ListCollections(
 
 // The query executed by SearchCompanies.
 const SearchCompanies_Operation = `
-query SearchCompanies ($keyword: String, $filters: [String!], $minEmployees: Int, $maxEmployees: Int, $foundedAfter: Int, $foundedBefore: Int, $limit: Int, $nextToken: String) {
-	searchCompanies(keyword: $keyword, filters: $filters, minEmployees: $minEmployees, maxEmployees: $maxEmployees, foundedAfter: $foundedAfter, foundedBefore: $foundedBefore, limit: $limit, nextToken: $nextToken) {
+query SearchCompanies ($keyword: String, $filters: [String!], $excludeFilters: [String!], $minEmployees: Int, $maxEmployees: Int, $foundedAfter: Int, $foundedBefore: Int, $sort: CompanySort, $exactCount: Boolean, $limit: Int, $nextToken: String) {
+	searchCompanies(keyword: $keyword, filters: $filters, excludeFilters: $excludeFilters, minEmployees: $minEmployees, maxEmployees: $maxEmployees, foundedAfter: $foundedAfter, foundedBefore: $foundedBefore, sort: $sort, exactCount: $exactCount, limit: $limit, nextToken: $nextToken) {
 		items {
 			... CompanySummary
 		}
@@ -1116,10 +1155,13 @@ func SearchCompanies(
 	client_ graphql.Client,
 	keyword *string,
 	filters []string,
+	excludeFilters []string,
 	minEmployees *int,
 	maxEmployees *int,
 	foundedAfter *int,
 	foundedBefore *int,
+	sort *CompanySort,
+	exactCount *bool,
 	limit *int,
 	nextToken *string,
 ) (data_ *SearchCompaniesResponse, err_ error) {
@@ -1127,14 +1169,17 @@ func SearchCompanies(
 		OpName: "SearchCompanies",
 		Query:  SearchCompanies_Operation,
 		Variables: &__SearchCompaniesInput{
-			Keyword:       keyword,
-			Filters:       filters,
-			MinEmployees:  minEmployees,
-			MaxEmployees:  maxEmployees,
-			FoundedAfter:  foundedAfter,
-			FoundedBefore: foundedBefore,
-			Limit:         limit,
-			NextToken:     nextToken,
+			Keyword:        keyword,
+			Filters:        filters,
+			ExcludeFilters: excludeFilters,
+			MinEmployees:   minEmployees,
+			MaxEmployees:   maxEmployees,
+			FoundedAfter:   foundedAfter,
+			FoundedBefore:  foundedBefore,
+			Sort:           sort,
+			ExactCount:     exactCount,
+			Limit:          limit,
+			NextToken:      nextToken,
 		},
 	}
 
