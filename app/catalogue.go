@@ -34,6 +34,7 @@ func catalogueJSON(withFeedback bool) ([]byte, error) {
 	if withFeedback {
 		catalogue = append(catalogue, feedback.New(feedback.Deps{}))
 	}
+	catalogue = inCatalogueOrder(catalogue)
 	var defs []any
 	for _, t := range catalogue {
 		// A round trip through generic JSON sorts every object's keys.

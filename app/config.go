@@ -81,7 +81,7 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.IntVar(&c.Companies, "companies", companies, companiesUsage)
 	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
 	mutationsErr := c.Mutations.Set(getenv("ALLOW_MUTATIONS"))
-	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(WriteTools, ", ")+" (env ALLOW_MUTATIONS)")
+	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(writeTools(), ", ")+" (env ALLOW_MUTATIONS)")
 	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
 	fs.BoolVar(&c.FeedbackTool, "feedback-tool", env.bool("MCP_FEEDBACK_TOOL"), "also serve report_missing_capability, with which a model records a need no tool meets (a log record and a metric; no backend call) (env MCP_FEEDBACK_TOOL)")
 	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")

@@ -28,7 +28,7 @@ import (
 func TestCatalogueWithFeedbackTool(t *testing.T) {
 	s, counts := NewMCPServer(Parts{
 		Reader: &querytest.Reader{}, Writer: &mutationtest.Writer{}, FeedbackTool: true,
-		Limiter: ratelimit.New(ratelimit.Defaults()), Runtime: tools.Runtime{Logger: discardLogger()}, Version: "test",
+		Limiter: ratelimit.New(defaultLimits()), Runtime: tools.Runtime{Logger: discardLogger()}, Version: "test",
 	})
 	assert.Equal(t, Counts{Tools: 10, Resources: 2, Prompts: 2}, counts)
 	listed := listTools(t, s)

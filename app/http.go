@@ -212,10 +212,6 @@ func attachUser(ctx context.Context, p inbound.Principal) context.Context {
 	})
 }
 
-// perUserTools are the tools whose answer depends on who asks: a user's
-// collections, and every write (done in the user's name).
-var perUserTools = append([]string{"list_collections", "get_collection_items"}, WriteTools...)
-
 // upstreamFor returns whose credentials reach the backend for an OAuth
 // user: the user's own, by token exchange; or the server's, and then a gate
 // that refuses the per-user tools, since the backend could not tell one
@@ -246,7 +242,7 @@ func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator, m *me
 
 // serviceGate refuses the per-user tools under --upstream-auth service.
 func serviceGate(tool string) func(context.Context) error {
-	if !slices.Contains(perUserTools, tool) {
+	if !isPerUser(tool) {
 		return nil
 	}
 	return func(context.Context) error {

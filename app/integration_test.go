@@ -487,7 +487,7 @@ func TestDisabledWritesNeverReachTheBackend(t *testing.T) {
 			client := instantRetries(graphql.NewClient(backend(t).URL(), &http.Client{Transport: counter}, 0))
 			s, _ := NewMCPServer(Parts{
 				Reader: query.NewReader(client), Writer: mutation.NewWriter(client),
-				HideDisabled: hide, Limiter: ratelimit.New(ratelimit.Defaults()),
+				HideDisabled: hide, Limiter: ratelimit.New(defaultLimits()),
 				Runtime: tools.Runtime{Logger: slog.New(slog.DiscardHandler)}, Version: "test",
 			})
 			sess := &session{t: t, s: s, caller: tools.Caller{ID: "gina", AuthMethod: "oidc"}}

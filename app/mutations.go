@@ -6,9 +6,6 @@ import (
 	"strings"
 )
 
-// WriteTools are the names --allow-mutations accepts.
-var WriteTools = []string{"create_collection", "add_to_collection", "request_email_discovery"}
-
 // Mutations is the --allow-mutations setting: which write tools are enabled.
 // As a flag it is boolean-or-list: "--allow-mutations" enables all three,
 // "--allow-mutations=create_collection,add_to_collection" only those named,
@@ -26,7 +23,7 @@ func ParseMutations(s string) (Mutations, error) {
 	case "", "false", "0", "no", "none", "off":
 		return m, nil
 	case "true", "1", "yes", "all", "on":
-		for _, t := range WriteTools {
+		for _, t := range writeTools() {
 			m.enabled[t] = true
 		}
 		return m, nil
@@ -36,9 +33,9 @@ func ParseMutations(s string) (Mutations, error) {
 		if name == "" {
 			continue
 		}
-		if !slices.Contains(WriteTools, name) {
+		if !slices.Contains(writeTools(), name) {
 			return Mutations{}, fmt.Errorf("--allow-mutations: unknown write tool %q; valid names are %s (or no value for all)",
-				name, strings.Join(WriteTools, ", "))
+				name, strings.Join(writeTools(), ", "))
 		}
 		m.enabled[name] = true
 	}
@@ -55,7 +52,7 @@ func (m Mutations) Any() bool { return len(m.enabled) > 0 }
 // Enabled lists the enabled write tools in catalogue order.
 func (m Mutations) Enabled() []string {
 	var out []string
-	for _, t := range WriteTools {
+	for _, t := range writeTools() {
 		if m.enabled[t] {
 			out = append(out, t)
 		}
@@ -68,7 +65,7 @@ func (m Mutations) String() string {
 	switch n := len(m.enabled); {
 	case n == 0:
 		return "false"
-	case n == len(WriteTools):
+	case n == len(writeTools()):
 		return "true"
 	}
 	return strings.Join(m.Enabled(), ",")

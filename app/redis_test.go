@@ -61,7 +61,7 @@ func replica(t *testing.T, redisURL string) *session {
 	require.NoError(t, err)
 	// A generous deadline: this test counts decisions on a machine that may
 	// be busy; ratelimit's tests hold the default deadline to failing fast.
-	lim := ratelimit.NewRedis(opts, ratelimit.Defaults(), ratelimit.WithTimeout(5*time.Second), ratelimit.WithLogger(discardLogger()))
+	lim := ratelimit.NewRedis(opts, defaultLimits(), ratelimit.WithTimeout(5*time.Second), ratelimit.WithLogger(discardLogger()))
 	t.Cleanup(func() { _ = lim.Close() })
 	client := graphql.NewClient(backend(t).URL(), &http.Client{Transport: headers{map[string]string{"x-test-user": "alice"}, http.DefaultTransport}}, 0)
 	s, _ := NewMCPServer(Parts{

@@ -279,7 +279,7 @@ func rateLimits(specs []string) (map[string]ratelimit.Limit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--rate-limit: %w", err)
 	}
-	return ratelimit.Merge(ratelimit.Defaults(), over), nil
+	return ratelimit.Merge(defaultLimits(), over), nil
 }
 
 func stopReason(ctx context.Context) string {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -112,9 +111,10 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if p.FeedbackTool {
 		catalogue = append(catalogue, feedback.New(feedback.Deps{Logger: rt.Logger, Observers: p.FeedbackObservers}))
 	}
+	catalogue = inCatalogueOrder(catalogue)
 	var served []server.ServerTool
 	for _, t := range catalogue {
-		if p.HideDisabled && isWrite(t.Name()) && !p.Mutations.Allowed(t.Name()) {
+		if p.HideDisabled && t.Facts().Writes() && !p.Mutations.Allowed(t.Name()) {
 			continue
 		}
 		if p.Gate != nil {
@@ -139,7 +139,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if status.Mutations.EnabledTools == nil {
 		status.Mutations.EnabledTools = []string{}
 	}
-	if len(status.Mutations.EnabledTools) < len(WriteTools) {
+	if len(status.Mutations.EnabledTools) < len(writeTools()) {
 		status.Mutations.HowToEnable = "start the server with --allow-mutations (all) or --allow-mutations=create_collection,add_to_collection"
 	}
 	status.RateLimits = map[string]string{}
@@ -150,17 +150,8 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 			}
 		}
 	}
-	status.Limits = map[string]string{
-		"search_companies.limit":        "1-100, default 20",
-		"search_companies.categories":   "at most 10, names from " + FiltersURI,
-		"request_email_discovery.roles": "at most 10",
-		"ai_search.limit":               "1-50, default 10",
-		"get_companies_batch.ids":       "1-50 after de-duplication",
-		"add_to_collection.company_ids": "1-50 after de-duplication",
-		"list_collections.limit":        "1-100, default 20",
-		"get_collection_items.limit":    "1-100, default 20",
-		"answer_bytes":                  answerLimit(rt.AnswerBound),
-	}
+	status.Limits = argumentBounds(p.FeedbackTool)
+	status.Limits["answer_bytes"] = answerLimit(rt.AnswerBound)
 	res := resources(vocab, func() Status {
 		st := status
 		st.Catalog = catalogueID(p.FeedbackTool)
@@ -174,21 +165,6 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	s.AddPrompts(pr...)
 
 	return s, Counts{Tools: len(s.ListTools()), Resources: len(s.ListResources()), Prompts: len(s.ListPrompts())}
-}
-
-func isWrite(name string) bool { return slices.Contains(WriteTools, name) }
-
-// ReadTools are the read tools' names, in catalogue order.
-var ReadTools = []string{"search_companies", "get_company", "get_companies_batch", "ai_search", "list_collections", "get_collection_items"}
-
-// ToolNames lists every tool this server can serve, in catalogue order, the
-// opt-in feedback tool last (--rate-limit and the metrics know it). It
-// is a list, not read from the built tools: building the catalogue (every
-// schema) just for the names cost a start-up a third of its CPU when
-// configuration checks and the rate limiter each did it. A test holds the
-// list to the catalogue.
-func ToolNames() []string {
-	return append(append(slices.Clone(ReadTools), WriteTools...), feedback.Name)
 }
 
 // answerLimit states the answer bound in the status resource: what is

@@ -224,7 +224,7 @@ func TestCallersAreSeparate(t *testing.T) {
 func TestToolsAreSeparate(t *testing.T) {
 	eachStore(t, func(t *testing.T, mk maker) {
 		clock := ratelimit.NewFakeClock()
-		l := mk(ratelimit.Defaults(), ratelimit.WithClock(clock.Now))
+		l := mk(defaults(), ratelimit.WithClock(clock.Now))
 
 		n, d := spend(t, l, "ai_search", "alice")
 		assert.Equal(t, 5, n)

@@ -59,7 +59,7 @@ func TestRedisDecidesAsMemory(t *testing.T) {
 
 func TestRedisKeyIsToolAndHashedCaller(t *testing.T) {
 	srv := redistest.Start(t)
-	l := newRedis(t, srv, ratelimit.Defaults())
+	l := newRedis(t, srv, defaults())
 	rdb := srv.Client()
 	ctx := context.Background()
 
@@ -108,7 +108,7 @@ func TestReplicasShareOneLimit(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil))
 	var replicas []*ratelimit.Redis
 	for range 3 {
-		replicas = append(replicas, newRedis(t, srv, ratelimit.Defaults(), ratelimit.WithLogger(logger)))
+		replicas = append(replicas, newRedis(t, srv, defaults(), ratelimit.WithLogger(logger)))
 	}
 	ctx := context.Background()
 
@@ -197,7 +197,7 @@ func TestRedisThatDoesNotAnswerFailsClosed(t *testing.T) {
 	srv := redistest.Start(t)
 	ro, err := ratelimit.ParseRedisURL(srv.URL())
 	require.NoError(t, err)
-	l := ratelimit.NewRedis(ro, ratelimit.Defaults(), ratelimit.WithLogger(slog.New(slog.DiscardHandler)))
+	l := ratelimit.NewRedis(ro, defaults(), ratelimit.WithLogger(slog.New(slog.DiscardHandler)))
 	t.Cleanup(func() { _ = l.Close() })
 	ctx := context.Background()
 	// succeeds waits until a check by caller passes. The deadline is the

@@ -5,20 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 )
-
-// Defaults returns the limits that apply when none are configured: the
-// tools that are expensive upstream, and the opt-in feedback tool, each of
-// whose calls is a log record of free text that a looping model must not
-// be able to flood. The map is new on each call, so the caller may change it.
-func Defaults() map[string]Limit {
-	return map[string]Limit{
-		"ai_search":                 {Count: 5, Period: time.Minute},
-		"request_email_discovery":   {Count: 10, Period: time.Hour},
-		"report_missing_capability": {Count: 20, Period: time.Hour},
-	}
-}
 
 // ParseSpecs parses specs of the form TOOL=LIMIT, as given by repeated
 // --rate-limit flags, where LIMIT is anything ParseLimit accepts. An element
@@ -76,7 +63,7 @@ func parseSpec(spec string, known []string) (string, Limit, error) {
 }
 
 // Merge returns a new map holding base with each of overrides applied in
-// turn, so a later map wins per tool: Merge(Defaults(), fromEnv, fromFlags).
+// turn, so a later map wins per tool: Merge(defaults, fromEnv, fromFlags).
 // Neither base nor overrides is changed.
 func Merge(base map[string]Limit, overrides ...map[string]Limit) map[string]Limit {
 	merged := maps.Clone(base)

@@ -23,7 +23,7 @@ type boundedIn struct {
 // boundedTool fails the test if it runs: every case below must be refused
 // before a tool's work (and so before any backend call or token spend).
 func boundedTool(t *testing.T) tools.Tool {
-	return tools.New(tools.Spec[boundedIn, echoOut]{Name: "bounded", Description: "bounded", Hints: tools.Hints{ReadOnly: true},
+	return tools.New(tools.Spec[boundedIn, echoOut]{Facts: tools.Facts{Name: "bounded", Kind: tools.Read}, Description: "bounded",
 		Run: func(context.Context, boundedIn) (echoOut, error) {
 			t.Error("the tool ran on arguments that should have been refused")
 			return echoOut{}, nil
@@ -63,7 +63,7 @@ func TestEveryStringAndListIsBoundedBeforeTheToolRuns(t *testing.T) {
 
 func TestIDsAsWholeNumbersAreAccepted(t *testing.T) {
 	var got boundedIn
-	tool := tools.New(tools.Spec[boundedIn, echoOut]{Name: "bounded", Description: "bounded", Hints: tools.Hints{ReadOnly: true},
+	tool := tools.New(tools.Spec[boundedIn, echoOut]{Facts: tools.Facts{Name: "bounded", Kind: tools.Read}, Description: "bounded",
 		Run: func(_ context.Context, in boundedIn) (echoOut, error) { got = in; return echoOut{}, nil }})
 	res, _ := tooltest.Call(t, tool, `{"name":9007199254740991,"ids":[17, "18", 0]}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))

@@ -41,7 +41,7 @@ func echoTool(run func(context.Context, echoIn) (echoOut, error)) tools.Tool {
 			return echoOut(in), nil
 		}
 	}
-	return tools.New(tools.Spec[echoIn, echoOut]{Name: "echo", Description: "echoes", Hints: tools.Hints{ReadOnly: true}, Run: run})
+	return tools.New(tools.Spec[echoIn, echoOut]{Facts: tools.Facts{Name: "echo", Kind: tools.Read}, Description: "echoes", Run: run})
 }
 
 func TestArgumentsAreCoercedWhereNothingIsLost(t *testing.T) {
@@ -158,7 +158,7 @@ func TestLimitStoreDownRefusesLimitedToolsOnly(t *testing.T) {
 		"so it is refused rather than served unlimited; retry after 5 s. Tools without a limit still work",
 		tooltest.Text(t, res))
 
-	unlimited := tools.New(tools.Spec[echoIn, echoOut]{Name: "other", Description: "echoes", Hints: tools.Hints{ReadOnly: true},
+	unlimited := tools.New(tools.Spec[echoIn, echoOut]{Facts: tools.Facts{Name: "other", Kind: tools.Read}, Description: "echoes",
 		Run: func(_ context.Context, in echoIn) (echoOut, error) { return echoOut(in), nil }})
 	assert.False(t, tooltest.CallWith(t, rt, unlimited, `{"query":"a"}`).IsError, "a tool without a limit never asks the store")
 }
@@ -236,7 +236,7 @@ func TestBudgetSentence(t *testing.T) {
 
 // writeTool is a write whose backend answers with err, or succeeds.
 func writeTool(err *error) tools.Tool {
-	return tools.New(tools.Spec[echoIn, echoOut]{Name: "echo", Description: "writes", Hints: tools.Hints{OpenWorld: true},
+	return tools.New(tools.Spec[echoIn, echoOut]{Facts: tools.Facts{Name: "echo", Kind: tools.Write}, Description: "writes", Hints: tools.Hints{OpenWorld: true},
 		NextStep: func(e *tools.Error) string {
 			if e.Class == tools.NotFound {
 				return "look the id up first"

@@ -6,23 +6,76 @@ import (
 	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/companyintel/mcp-server/ratelimit"
 )
 
-// Hints are a tool's four MCP annotations. All four are always sent: mcp-go's
-// defaults mark a tool destructive, and clients then ask for approval on
-// every call.
+// Hints are a tool's MCP annotations besides readOnlyHint, which its Kind
+// decides. All four are always sent: mcp-go's defaults mark a tool
+// destructive, and clients then ask for approval on every call.
 type Hints struct {
-	ReadOnly    bool
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
+}
+
+// Kind says whether a tool may change data.
+type Kind uint8
+
+const (
+	// Read tools change nothing: they carry readOnlyHint, need the read
+	// scope, and run with writes disabled.
+	Read Kind = iota + 1
+	// Write tools may change data: --allow-mutations names them, and an
+	// OAuth caller needs the write scope.
+	Write
+)
+
+// Facts are what the server knows of a tool without building it (building
+// every schema costs a start-up): the one source of "is this a write", "is
+// this per user", its default rate limit, the scope it needs and the bounds
+// the status resource states. The catalogue, the rate limiter, the HTTP
+// scope check and the status resource all read them from here.
+type Facts struct {
+	// Name is the tool's public name.
+	Name string
+	// Order is the tool's place in the catalogue (tools/list, the status
+	// resource and the catalogue hash list tools by it).
+	Order int
+	// Kind says whether the tool reads or writes.
+	Kind Kind
+	// PerUser says that the answer depends on who asks (a user's own
+	// collections, a write in the user's name): under a service identity
+	// upstream, the backend could not tell users apart, so it is refused.
+	PerUser bool
+	// Limit is the default rate limit per caller (zero: none), for tools
+	// that are expensive upstream or whose calls a looping model must not
+	// be able to flood. --rate-limit overrides it.
+	Limit ratelimit.Limit
+	// Bounds state the arguments' bounds for the status resource, by
+	// argument name ("limit": "1-100, default 20"). The validator itself
+	// reads the input struct's tags (schema.go).
+	Bounds map[string]string
+}
+
+// Writes reports whether the tool may change data.
+func (f Facts) Writes() bool { return f.Kind == Write }
+
+// Scope returns the scope of the two an OAuth caller's token needs for the
+// tool: write for a write tool, read for any other.
+func (f Facts) Scope(read, write string) string {
+	if f.Writes() {
+		return write
+	}
+	return read
 }
 
 // Spec is one tool's contract and its work. In describes the arguments (see
 // schema.go); Out is the structured result, whose JSON Schema is advertised
 // as the tool's outputSchema.
 type Spec[In, Out any] struct {
-	Name        string
+	// Facts are the tool's name, kind, default limit and bounds.
+	Facts
 	Title       string
 	Description string
 	Hints       Hints
@@ -47,6 +100,7 @@ type Spec[In, Out any] struct {
 // handler. Build one with New.
 type Tool struct {
 	def    mcp.Tool
+	facts  Facts
 	inType reflect.Type
 	fields []field
 	gate   func(context.Context) error
@@ -58,6 +112,9 @@ type Tool struct {
 // New builds a Tool from its Spec. A malformed input description is a
 // programming error and panics at start-up, where a test catches it.
 func New[In, Out any](s Spec[In, Out]) Tool {
+	if s.Kind != Read && s.Kind != Write {
+		panic(fmt.Sprintf("tool %s: Kind is neither Read nor Write", s.Name))
+	}
 	inType := reflect.TypeFor[In]()
 	fields, err := inputFields(inType)
 	if err != nil {
@@ -67,7 +124,7 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 		mcp.WithDescription(s.Description),
 		mcp.WithToolTitle(s.Title),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
-			ReadOnlyHint:    mcp.ToBoolPtr(s.Hints.ReadOnly),
+			ReadOnlyHint:    mcp.ToBoolPtr(s.Kind == Read),
 			DestructiveHint: mcp.ToBoolPtr(s.Hints.Destructive),
 			IdempotentHint:  mcp.ToBoolPtr(s.Hints.Idempotent),
 			OpenWorldHint:   mcp.ToBoolPtr(s.Hints.OpenWorld),
@@ -87,6 +144,7 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	}
 	return Tool{
 		next:   s.NextStep,
+		facts:  s.Facts,
 		dryRun: dryRun,
 		def:    def,
 		inType: inType,
@@ -97,12 +155,12 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	}
 }
 
-// writes reports whether the tool may change something (it is not marked
-// read-only): a write the backend refused as not found gets its rate-limit
-// token back.
-func (t Tool) writes() bool {
-	return t.def.Annotations.ReadOnlyHint == nil || !*t.def.Annotations.ReadOnlyHint
-}
+// writes reports whether the tool may change something: a write the backend
+// refused as not found gets its rate-limit token back.
+func (t Tool) writes() bool { return t.facts.Writes() }
+
+// Facts returns the facts the tool was built with.
+func (t Tool) Facts() Facts { return t.facts }
 
 // Name returns the tool's public name.
 func (t Tool) Name() string { return t.def.Name }

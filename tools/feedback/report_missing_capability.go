@@ -9,12 +9,18 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 
+	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
 
 // Name is the tool's public name.
 const Name = "report_missing_capability"
+
+// Facts are the tool's facts: last in the catalogue; it changes nothing; its
+// default limit keeps a looping model from flooding the log with free text.
+var Facts = tools.Facts{Name: Name, Order: 100, Kind: tools.Read, Limit: ratelimit.Limit{Count: 20, Period: time.Hour}}
 
 // Report is one need no tool met, as the record states it.
 type Report struct {
@@ -56,13 +62,13 @@ const note = "Recorded for this server's operators. It adds no capability and ch
 // every tool.
 func New(d Deps) tools.Tool {
 	return tools.New(tools.Spec[reportInput, reportOutput]{
-		Name:  Name,
+		Facts: Facts,
 		Title: "Report a missing capability",
 		Description: "Tell this server's operators about a need no tool here meets: what the user wanted and which tools you tried. " +
 			"Use it only when no tool or combination of tools can do the task. It fixes nothing by itself and changes no data.",
 		// It changes nothing a client could see and reaches nothing
 		// outside this server; each call is one more report.
-		Hints: tools.Hints{ReadOnly: true, Destructive: false, Idempotent: false, OpenWorld: false},
+		Hints: tools.Hints{Destructive: false, Idempotent: false, OpenWorld: false},
 		Run: func(ctx context.Context, in reportInput) (reportOutput, error) {
 			return report(ctx, d, in)
 		},

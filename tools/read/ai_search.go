@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -57,6 +59,15 @@ func (o aiSearchOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Companies: tools.SummaryIDs(o.Companies)}}
 }
 
+// aiSearchFacts are ai_search's facts; the tool registers itself with them.
+var aiSearchFacts = tools.Facts{
+	Name: "ai_search", Order: 4, Kind: tools.Read,
+	Limit:  ratelimit.Limit{Count: 5, Period: time.Minute},
+	Bounds: map[string]string{"limit": "1-50, default 10"},
+}
+
+var _ = registry.Add(aiSearchFacts, func(d Deps) tools.Tool { return NewAiSearch(d.Reader) })
+
 // NewAiSearch returns the ai_search tool: a plain-English request, interpreted
 // by the backend into filters and keywords. Contract: query required (at most
 // 500 characters); limit 1-50 (default 10); the interpretation is returned as
@@ -69,7 +80,7 @@ func (o aiSearchOutput) Touched() tools.Touched {
 // token bucket (the runtime states the limit in the description).
 func NewAiSearch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
-		Name:  "ai_search",
+		Facts: aiSearchFacts,
 		Title: "AI company search",
 		Description: "Find companies from a plain-English request: countries, categories, sizes and founding years become filters, other words keywords. " +
 			"Check not_applied. Prefer search_companies when you can state the filters.",

@@ -57,12 +57,20 @@ func (o getCollectionItemsOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Collections: tools.NonEmpty(o.Collection.ID), Companies: ids}}
 }
 
+// getCollectionItemsFacts are get_collection_items's facts; the tool registers itself with them.
+var getCollectionItemsFacts = tools.Facts{
+	Name: "get_collection_items", Order: 6, Kind: tools.Read, PerUser: true,
+	Bounds: map[string]string{"limit": "1-100, default 20"},
+}
+
+var _ = registry.Add(getCollectionItemsFacts, func(d Deps) tools.Tool { return NewGetCollectionItems(d.Reader) })
+
 // NewGetCollectionItems returns the get_collection_items tool: the companies in
 // one of the caller's collections, in the order they were added, paginated.
 // Another user's collection is not_found.
 func NewGetCollectionItems(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
-		Name:        "get_collection_items",
+		Facts:       getCollectionItemsFacts,
 		Title:       "Get a collection's companies",
 		Description: "List the companies in one of the user's collections, in the order they were added.",
 		Hints:       readHints,

@@ -52,13 +52,21 @@ func (o getCompaniesBatchOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Companies: tools.CompanyIDs(o.Companies)}}
 }
 
+// getCompaniesBatchFacts are get_companies_batch's facts; the tool registers itself with them.
+var getCompaniesBatchFacts = tools.Facts{
+	Name: "get_companies_batch", Order: 3, Kind: tools.Read,
+	Bounds: map[string]string{"ids": "1-50 after de-duplication"},
+}
+
+var _ = registry.Add(getCompaniesBatchFacts, func(d Deps) tools.Tool { return NewGetCompaniesBatch(d.Reader) })
+
 // NewGetCompaniesBatch returns the get_companies_batch tool: up to 50 profiles
 // in one call. Contract: 1-50 ids after de-duplication, order kept; reports the
 // duplicates dropped and the ids not found, and returns the companies found in
 // the order asked.
 func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
-		Name:        "get_companies_batch",
+		Facts:       getCompaniesBatchFacts,
 		Title:       "Get several companies",
 		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids go to not_found.",
 		Hints:       readHints,

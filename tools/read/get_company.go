@@ -32,12 +32,19 @@ func (o getCompanyOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Companies: tools.NonEmpty(o.Company.ID)}}
 }
 
+// getCompanyFacts are get_company's facts; the tool registers itself with them.
+var getCompanyFacts = tools.Facts{
+	Name: "get_company", Order: 2, Kind: tools.Read,
+}
+
+var _ = registry.Add(getCompanyFacts, func(d Deps) tools.Tool { return NewGetCompany(d.Reader) })
+
 // NewGetCompany returns the get_company tool: one full profile by id; an
 // unknown id is not_found. The profile always has a contacts list; when it
 // is empty the note says how to get contacts (request_email_discovery).
 func NewGetCompany(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompanyInput, getCompanyOutput]{
-		Name:        "get_company",
+		Facts:       getCompanyFacts,
 		Title:       "Get a company",
 		Description: "Fetch one company's full profile by id, with contacts found by request_email_discovery. Several ids: get_companies_batch.",
 		Hints:       readHints,

@@ -45,13 +45,21 @@ func (o listCollectionsOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Collections: tools.CollectionIDs(o.Collections)}}
 }
 
+// listCollectionsFacts are list_collections's facts; the tool registers itself with them.
+var listCollectionsFacts = tools.Facts{
+	Name: "list_collections", Order: 5, Kind: tools.Read, PerUser: true,
+	Bounds: map[string]string{"limit": "1-100, default 20"},
+}
+
+var _ = registry.Add(listCollectionsFacts, func(d Deps) tools.Tool { return NewListCollections(d.Reader) })
+
 // NewListCollections returns the list_collections tool: the caller's
 // collections, newest first, paginated. Collections belong to a user: an
 // API-key identity has none and gets an unauthorized explanation from the
 // pipeline.
 func NewListCollections(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[listCollectionsInput, listCollectionsOutput]{
-		Name:        "list_collections",
+		Facts:       listCollectionsFacts,
 		Title:       "List my collections",
 		Description: "List the user's collections, newest first, with item counts; get_collection_items opens one.",
 		Hints:       readHints,

@@ -10,9 +10,32 @@ import (
 	"github.com/companyintel/mcp-server/tools"
 )
 
-// readHints are the annotations every read tool carries: it changes nothing,
-// so calling it twice is harmless, and it reaches an external service.
-var readHints = tools.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true}
+// readHints are the annotations every read tool carries besides
+// readOnlyHint (its Kind): calling it twice is harmless, and it reaches an
+// external service.
+var readHints = tools.Hints{Destructive: false, Idempotent: true, OpenWorld: true}
+
+// Deps is what the read tools need.
+type Deps struct {
+	// Reader runs the queries.
+	Reader query.Reader
+	// Vocabulary is the filter vocabulary search_companies checks against.
+	Vocabulary Vocabulary
+}
+
+// registry holds the read tools; each tool's file adds itself.
+var registry tools.Registry[Deps]
+
+// Facts returns the read tools' facts in catalogue order, without building
+// any tool.
+func Facts() []tools.Facts { return registry.Facts() }
+
+// Register adds a read tool beside the package's own, as a tool file of
+// this package does; the returned function removes it. Tests use it to show
+// that a new tool's facts reach everything that reads them.
+func Register(f tools.Facts, build func(Deps) tools.Tool) (remove func()) {
+	return registry.Add(f, build)
+}
 
 // Vocabulary is the filter vocabulary the backend serves (the
 // companies://filters resource), read through a cache: search_companies
@@ -25,14 +48,7 @@ type Vocabulary interface {
 // Tools returns the six read tools over r, in catalogue order; v is the
 // filter vocabulary search_companies checks against.
 func Tools(r query.Reader, v Vocabulary) []tools.Tool {
-	return []tools.Tool{
-		NewSearchCompanies(r, v),
-		NewGetCompany(r),
-		NewGetCompaniesBatch(r),
-		NewAiSearch(r),
-		NewListCollections(r),
-		NewGetCollectionItems(r),
-	}
+	return registry.Build(Deps{Reader: r, Vocabulary: v})
 }
 
 // companyFrom shapes a company from the GraphQL client.

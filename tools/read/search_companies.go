@@ -52,6 +52,14 @@ func (o searchCompaniesOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Companies: tools.SummaryIDs(o.Companies)}}
 }
 
+// searchCompaniesFacts are search_companies's facts; the tool registers itself with them.
+var searchCompaniesFacts = tools.Facts{
+	Name: "search_companies", Order: 1, Kind: tools.Read,
+	Bounds: map[string]string{"limit": "1-100, default 20", "categories": "at most 10, names from " + FiltersURI},
+}
+
+var _ = registry.Add(searchCompaniesFacts, func(d Deps) tools.Tool { return NewSearchCompanies(d.Reader, d.Vocabulary) })
+
 // NewSearchCompanies returns the search_companies tool: keyword search with
 // country, category, employee-count and founding-year filters. Contract: at
 // least a query or one filter; the employee and year bounds are inclusive
@@ -65,7 +73,7 @@ func (o searchCompaniesOutput) Touched() tools.Touched {
 // covers, not an error. Pagination by opaque cursor; total always given.
 func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
-		Name:  "search_companies",
+		Facts: searchCompaniesFacts,
 		Title: "Search companies",
 		Description: "Find companies by keywords, filters or both. " +
 			"All query words must match (no OR): name, description, categories, city. " +

@@ -45,16 +45,24 @@ func (o addToCollectionOutput) Touched() tools.Touched {
 // ItemCount reports the companies added, for the audit record.
 func (o addToCollectionOutput) ItemCount() int { return len(o.Added) }
 
+// addToCollectionFacts are add_to_collection's facts; the tool registers itself with them.
+var addToCollectionFacts = tools.Facts{
+	Name: "add_to_collection", Order: 8, Kind: tools.Write, PerUser: true,
+	Bounds: map[string]string{"company_ids": "1-50 after de-duplication"},
+}
+
+var _ = registry.Add(addToCollectionFacts, func(d Deps) tools.Tool { return NewAddToCollection(d) })
+
 // NewAddToCollection returns the add_to_collection tool: adds companies to one
 // of the caller's collections. Contract: 1-50 ids after de-duplication, order
 // kept; reports added, already present and not found (every id in exactly one
 // list) and duplicates dropped.
 func NewAddToCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[addToCollectionInput, addToCollectionOutput]{
-		Name:        "add_to_collection",
+		Facts:       addToCollectionFacts,
 		Title:       "Add companies to a collection",
 		Description: "Add up to 50 companies to one of the user's collections. Safe to repeat: reports ids added, already present or not found.",
-		Hints:       tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		Hints:       tools.Hints{Destructive: false, Idempotent: true, OpenWorld: true},
 		DryRun:      func(in addToCollectionInput) bool { return in.DryRun },
 		NextStep:    tools.CollectionNextStep,
 		Run: func(ctx context.Context, in addToCollectionInput) (addToCollectionOutput, error) {

@@ -29,16 +29,23 @@ func (o createCollectionOutput) Touched() tools.Touched {
 	return tools.Touched{Read: tools.IDs{Collections: col}}
 }
 
+// createCollectionFacts are create_collection's facts; the tool registers itself with them.
+var createCollectionFacts = tools.Facts{
+	Name: "create_collection", Order: 7, Kind: tools.Write, PerUser: true,
+}
+
+var _ = registry.Add(createCollectionFacts, func(d Deps) tools.Tool { return NewCreateCollection(d) })
+
 // NewCreateCollection returns the create_collection tool: a named collection
 // for the signed-in user. Contract: idempotent by name — the same name twice
 // leaves one collection, and the second answer says it already existed
 // (created=false).
 func NewCreateCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[createCollectionInput, createCollectionOutput]{
-		Name:        "create_collection",
+		Facts:       createCollectionFacts,
 		Title:       "Create a collection",
 		Description: "Create a named collection for the user; an existing one of that name is returned with created=false. Fill it with add_to_collection.",
-		Hints:       tools.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+		Hints:       tools.Hints{Destructive: false, Idempotent: true, OpenWorld: true},
 		DryRun:      func(in createCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in createCollectionInput) (createCollectionOutput, error) {
 			return createCollection(ctx, d, in)

@@ -2,7 +2,9 @@ package write
 
 import (
 	"context"
+	"time"
 
+	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -39,6 +41,15 @@ func (o requestEmailDiscoveryOutput) Touched() tools.Touched {
 	return tools.Touched{Written: tools.IDs{Jobs: tools.NonEmpty(o.Job.ID), Companies: company}}
 }
 
+// requestEmailDiscoveryFacts are request_email_discovery's facts; the tool registers itself with them.
+var requestEmailDiscoveryFacts = tools.Facts{
+	Name: "request_email_discovery", Order: 9, Kind: tools.Write, PerUser: true,
+	Limit:  ratelimit.Limit{Count: 10, Period: time.Hour},
+	Bounds: map[string]string{"roles": "at most 10"},
+}
+
+var _ = registry.Add(requestEmailDiscoveryFacts, func(d Deps) tools.Tool { return NewRequestEmailDiscovery(d) })
+
 // NewRequestEmailDiscovery returns the request_email_discovery tool: starts a
 // job that finds work emails at a company. Contract: returns the job and its
 // status; found contacts then appear on the company (get_company). Expensive
@@ -46,11 +57,11 @@ func (o requestEmailDiscoveryOutput) Touched() tools.Touched {
 // in the description). Not idempotent: each call starts a job.
 func NewRequestEmailDiscovery(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[requestEmailDiscoveryInput, requestEmailDiscoveryOutput]{
-		Name:  "request_email_discovery",
+		Facts: requestEmailDiscoveryFacts,
 		Title: "Find email contacts",
 		Description: "Start a job finding work emails at a company; get_company shows what it found. " +
 			"A second job for the same role may add another person; both stay. Don't repeat while one is pending.",
-		Hints:  tools.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
+		Hints:  tools.Hints{Destructive: false, Idempotent: false, OpenWorld: true},
 		DryRun: func(in requestEmailDiscoveryInput) bool { return in.DryRun },
 		NextStep: func(e *tools.Error) string {
 			if e.Class == tools.NotFound {

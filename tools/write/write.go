@@ -29,13 +29,14 @@ type Deps struct {
 }
 
 // Tools returns the three write tools, each behind its gate, in catalogue order.
-func Tools(d Deps) []tools.Tool {
-	return []tools.Tool{
-		NewCreateCollection(d),
-		NewAddToCollection(d),
-		NewRequestEmailDiscovery(d),
-	}
-}
+func Tools(d Deps) []tools.Tool { return registry.Build(d) }
+
+// registry holds the write tools; each tool's file adds itself.
+var registry tools.Registry[Deps]
+
+// Facts returns the write tools' facts in catalogue order, without building
+// any tool.
+func Facts() []tools.Facts { return registry.Facts() }
 
 // disabledNote tells a model reading the catalogue that the tool exists but
 // is switched off here, so it can tell the user rather than try.
