@@ -209,10 +209,10 @@ func TestPackageGraph(t *testing.T) {
 		{"graphql/mutation", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/graphql/query"}},
 		{"auth", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools"}},
 		{"ratelimit", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools"}},
-		{"upstream", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/appsynclocal/authn"}},
+		{"internal/oauth/exchange", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/appsynclocal/authn"}},
 		// demo-token talks to any server over HTTP: it links nothing of
 		// the server or of the embedded backend.
-		{"demotoken", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/app", module + "/appsynclocal/authn"}},
+		{"internal/oauth/demotoken", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/app", module + "/appsynclocal/authn"}},
 		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/tools/feedback", module + "/app", module + "/graphql/query", module + "/graphql/mutation"}},
 		// The feedback tool is neither a read nor a write of the backend:
 		// it links no GraphQL operation and neither side of the split (and
@@ -278,7 +278,7 @@ func TestNoEmbeddedBuildLinksNoBackend(t *testing.T) {
 // register descriptors in protobuf's global registry at init, and
 // protowire's internal/detrand reads the executable at init, a cost of
 // every start, tracing on or off. The server writes OTLP itself
-// (telemetry/otlpproto.go) and its Prometheus text (package metrics).
+// (internal/ops/telemetry/otlpproto.go) and its Prometheus text (package metrics).
 var protobufRuntime = []string{"go.opentelemetry.io/proto/otlp", "go.opentelemetry.io/otel/exporters/otlp", "google.golang.org/protobuf"}
 
 // The release build links no OTLP generated types, no OTLP exporter
@@ -288,7 +288,7 @@ var protobufRuntime = []string{"go.opentelemetry.io/proto/otlp", "go.opentelemet
 func TestReleaseBuildLinksNoProtobufRuntime(t *testing.T) {
 	release, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
 	require.NoError(t, err)
-	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/telemetry").Output()
+	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/internal/ops/telemetry").Output()
 	require.NoError(t, err)
 	under := func(list []byte, prefix string) (found []string) {
 		for _, p := range strings.Fields(string(list)) {

@@ -14,13 +14,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/graphql"
-	"github.com/companyintel/mcp-server/health"
-	"github.com/companyintel/mcp-server/inbound"
+	"github.com/companyintel/mcp-server/internal/oauth/exchange"
+	"github.com/companyintel/mcp-server/internal/oauth/resource"
+	"github.com/companyintel/mcp-server/internal/ops/health"
+	"github.com/companyintel/mcp-server/internal/ops/metrics"
 	"github.com/companyintel/mcp-server/mcphttp"
-	"github.com/companyintel/mcp-server/metrics"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
-	"github.com/companyintel/mcp-server/upstream"
 )
 
 // The HTTP service's fixed bounds.
@@ -54,7 +54,7 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	m := metrics.New(ToolNames())
 	a := assembly{transport: "http", upstream: m.Backend(b.src.Transport), observe: m.ObserveCall, hooks: m.Hooks(),
 		onReport: []func(context.Context, feedback.Report){func(context.Context, feedback.Report) { m.CountMissingCapability() }}}
-	var users *inbound.Authenticator
+	var users *resource.Authenticator
 	if h.OAuth() {
 		if users, err = newAuthenticator(ctx, cfg, logger, b, publicURL); err != nil {
 			return err
@@ -171,7 +171,7 @@ const discoveryTimeout = 5 * time.Second
 
 // newAuthenticator discovers the issuers. The embedded issuer is told the
 // public URL, so that its authorization endpoint issues tokens for it.
-func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, publicURL string) (*inbound.Authenticator, error) {
+func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, publicURL string) (*resource.Authenticator, error) {
 	if slices.Contains(cfg.HTTP.Issuers, EmbeddedIssuer) {
 		if err := b.emb.allowResource(publicURL); err != nil {
 			return nil, err
@@ -179,7 +179,7 @@ func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *b
 	}
 	dctx, cancel := context.WithTimeout(ctx, discoveryTimeout)
 	defer cancel()
-	users, err := inbound.New(dctx, inbound.Config{
+	users, err := resource.New(dctx, resource.Config{
 		Resource:   publicURL,
 		Issuers:    issuerURLs(cfg, b),
 		ReadScope:  cfg.HTTP.ReadScope,
@@ -197,7 +197,7 @@ func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *b
 // attachUser makes a verified token's user the caller of the request: the
 // tools see who it is and what its scopes allow, and the token exchange
 // sees whose backend token to obtain.
-func attachUser(ctx context.Context, p inbound.Principal) context.Context {
+func attachUser(ctx context.Context, p resource.Principal) context.Context {
 	ctx = tools.WithCaller(ctx, tools.Caller{
 		// Issuer URLs hold no spaces, so the pair cannot be confused.
 		ID:         p.Issuer + " " + p.Subject,
@@ -207,7 +207,7 @@ func attachUser(ctx context.Context, p inbound.Principal) context.Context {
 		Scoped:     true,
 		Scopes:     p.Scopes,
 	})
-	return upstream.WithSubject(ctx, upstream.Subject{
+	return exchange.WithSubject(ctx, exchange.Subject{
 		Issuer: p.Issuer, Subject: p.Subject, Token: p.Token, Scopes: p.Scopes, Expiry: p.Expiry,
 	})
 }
@@ -216,11 +216,11 @@ func attachUser(ctx context.Context, p inbound.Principal) context.Context {
 // user: the user's own, by token exchange; or the server's, and then a gate
 // that refuses the per-user tools, since the backend could not tell one
 // user's collections from another's.
-func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator, m *metrics.Metrics) (http.RoundTripper, func(string) func(context.Context) error, error) {
+func upstreamFor(cfg Config, b *backendConn, users *resource.Authenticator, m *metrics.Metrics) (http.RoundTripper, func(string) func(context.Context) error, error) {
 	if cfg.HTTP.Upstream == UpstreamService {
 		return m.Backend(b.src.Transport), serviceGate, nil
 	}
-	xc := upstream.ExchangeConfig{
+	xc := exchange.ExchangeConfig{
 		ClientID:      cfg.HTTP.Exchange.ClientID,
 		ClientSecret:  cfg.HTTP.Exchange.ClientSecret,
 		Audience:      cfg.HTTP.Exchange.Audience,
@@ -237,7 +237,7 @@ func upstreamFor(cfg Config, b *backendConn, users *inbound.Authenticator, m *me
 	if err := xc.Check(); err != nil {
 		return nil, nil, misconfigured(err)
 	}
-	return upstream.NewExchanger(xc).Transport(m.Backend(nil)), nil, nil
+	return exchange.NewExchanger(xc).Transport(m.Backend(nil)), nil, nil
 }
 
 // serviceGate refuses the per-user tools under --upstream-auth service.

@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/jsonrpc"
-	"github.com/companyintel/mcp-server/telemetry"
 )
 
 // edgeID is the id mcp-go sees in place of the client's: small, so its

@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/jsonrpc"
-	"github.com/companyintel/mcp-server/telemetry"
 )
 
 // maxConcurrentCalls bounds the requests served at once on stdio; more wait

@@ -9,8 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/jsonrpc"
-	"github.com/companyintel/mcp-server/telemetry"
 	"github.com/companyintel/mcp-server/tools/feedback"
 )
 

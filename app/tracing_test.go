@@ -15,7 +15,7 @@ import (
 // TestTracingLinksNoGRPC: the release build links the OpenTelemetry SDK but
 // not the collector's service package, which would bring all of gRPC and
 // golang.org/x/net/trace (+19 MB, and gRPC's package initialisation on
-// every start, tracing on or off: telemetry/otlphttp.go says why). The SDK
+// every start, tracing on or off: internal/ops/telemetry/otlphttp.go says why). The SDK
 // being there shows the check looks in the right place.
 func TestTracingLinksNoGRPC(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
@@ -35,7 +35,7 @@ func TestTracingLinksNoGRPC(t *testing.T) {
 // assembly: it reads a request's method, id and params, never mcp-go's
 // server or the tools.
 func TestTelemetryKnowsNoMCPServerOrTools(t *testing.T) {
-	all := deps(t, "telemetry")
+	all := deps(t, "internal/ops/telemetry")
 	for _, f := range []string{"github.com/mark3labs/mcp-go/server", "github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/app"} {
 		assert.NotContains(t, all, f)
 	}

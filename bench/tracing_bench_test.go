@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/companyintel/mcp-server/telemetry/otlptest"
+	"github.com/companyintel/mcp-server/internal/ops/telemetry/otlptest"
 )
 
 // BenchmarkTracing is the cost of tracing: the same calls with tracing off

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/telemetry/otlptest"
+	"github.com/companyintel/mcp-server/internal/ops/telemetry/otlptest"
 )
 
 // TestFeedbackToolIsOptInAndNeverCallsTheBackend: without --feedback-tool

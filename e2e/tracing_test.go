@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
-	"github.com/companyintel/mcp-server/telemetry/otlptest"
+	"github.com/companyintel/mcp-server/internal/ops/telemetry/otlptest"
 )
 
 // These tests point the binary's OTLP exporter at a local receiver

@@ -19,7 +19,7 @@ import (
 	"syscall"
 
 	"github.com/companyintel/mcp-server/app"
-	"github.com/companyintel/mcp-server/demotoken"
+	"github.com/companyintel/mcp-server/internal/oauth/demotoken"
 )
 
 func main() {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/companyintel/mcp-server/country"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/country"
 	"github.com/companyintel/mcp-server/tools"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/companyintel/mcp-server/country"
 	"github.com/companyintel/mcp-server/graphql/query"
-	"github.com/companyintel/mcp-server/suggest"
+	"github.com/companyintel/mcp-server/internal/country"
+	"github.com/companyintel/mcp-server/internal/suggest"
 	"github.com/companyintel/mcp-server/tools"
 )
 

@@ -1,4 +1,4 @@
-// Package upstream holds the server's credential toward the backend for each
+// Package exchange holds the server's credential toward the backend for each
 // inbound user of the HTTP transport: the verified user rides in the request
 // context as a Subject, and an Exchanger trades that user's token for a
 // backend token by OAuth 2.0 Token Exchange (RFC 8693).
@@ -7,7 +7,7 @@
 // an upstream API ("Access Token Privilege Restriction"), so the inbound JWT
 // is only ever sent to the issuer, as the exchange's subject_token; the
 // backend sees a token minted for its own audience, carrying the same user.
-package upstream
+package exchange
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package upstream_test
+package exchange_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/upstream"
+	"github.com/companyintel/mcp-server/internal/oauth/exchange"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,16 +114,16 @@ type fixture struct {
 	ep      *tokenEndpoint
 	be      *backend
 	clock   *clock
-	x       *upstream.Exchanger
+	x       *exchange.Exchanger
 	client  *http.Client
 	results []string
 	hits    []bool
 	mu      sync.Mutex
 }
 
-func newFixture(t *testing.T, edit func(*upstream.ExchangeConfig)) *fixture {
+func newFixture(t *testing.T, edit func(*exchange.ExchangeConfig)) *fixture {
 	f := &fixture{ep: newTokenEndpoint(t), be: newBackend(t), clock: &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}}
-	c := upstream.ExchangeConfig{
+	c := exchange.ExchangeConfig{
 		TokenURL: f.ep.srv.URL + "/token", ClientID: "mcp-server", ClientSecret: "exchange-secret-value",
 		Audience: "appsync-local", Now: f.clock.Now, Skew: 30 * time.Second,
 		OnExchange:    func(r string) { f.mu.Lock(); f.results = append(f.results, r); f.mu.Unlock() },
@@ -132,24 +132,24 @@ func newFixture(t *testing.T, edit func(*upstream.ExchangeConfig)) *fixture {
 	if edit != nil {
 		edit(&c)
 	}
-	f.x = upstream.NewExchanger(c)
+	f.x = exchange.NewExchanger(c)
 	f.client = &http.Client{Transport: f.x.Transport(nil)}
 	return f
 }
 
-func (f *fixture) subject(user string) upstream.Subject {
-	return upstream.Subject{
+func (f *fixture) subject(user string) exchange.Subject {
+	return exchange.Subject{
 		Issuer: "https://issuer.example", Subject: user, Token: "inbound-jwt-of-" + user,
 		Scopes: []string{"companies:read"}, Expiry: f.clock.Now().Add(time.Hour),
 	}
 }
 
 // call posts to the backend as s (or as nobody, for a zero Subject).
-func (f *fixture) call(t *testing.T, s upstream.Subject) error {
+func (f *fixture) call(t *testing.T, s exchange.Subject) error {
 	t.Helper()
 	ctx := context.Background()
 	if s.Subject != "" {
-		ctx = upstream.WithSubject(ctx, s)
+		ctx = exchange.WithSubject(ctx, s)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.be.srv.URL, strings.NewReader(`{"query":"{x}"}`))
 	require.NoError(t, err)
@@ -178,7 +178,7 @@ func TestExchangeRequest(t *testing.T) {
 	assert.Equal(t, []string{"mcp-server"}, f.ep.users)
 
 	assert.Equal(t, []string{"backend-token-for-inbound-jwt-of-alice-1"}, f.be.requests(), "bare token, no Bearer prefix")
-	assert.Equal(t, []string{upstream.ResultOK}, f.results)
+	assert.Equal(t, []string{exchange.ResultOK}, f.results)
 }
 
 // TestCacheUntilExpiryLessSkew: the token serves until expires_in less the
@@ -230,7 +230,7 @@ func TestCachePerUserAndScopes(t *testing.T) {
 func TestBurstMakesOneExchange(t *testing.T) {
 	const calls = 40
 	misses := make(chan struct{}, calls)
-	f := newFixture(t, func(c *upstream.ExchangeConfig) {
+	f := newFixture(t, func(c *exchange.ExchangeConfig) {
 		c.OnCacheLookup = func(hit bool) {
 			if !hit {
 				misses <- struct{}{}
@@ -260,7 +260,7 @@ func TestBurstMakesOneExchange(t *testing.T) {
 // TestCacheBounded: the cache holds MaxEntries users; the least recently
 // used one exchanges again.
 func TestCacheBounded(t *testing.T) {
-	f := newFixture(t, func(c *upstream.ExchangeConfig) { c.MaxEntries = 2 })
+	f := newFixture(t, func(c *exchange.ExchangeConfig) { c.MaxEntries = 2 })
 	for _, u := range []string{"a", "b", "c", "c", "b"} {
 		require.NoError(t, f.call(t, f.subject(u)))
 	}
@@ -273,7 +273,7 @@ func TestCacheBounded(t *testing.T) {
 // any exchange or backend request.
 func TestNoSubjectIsNeverSent(t *testing.T) {
 	f := newFixture(t, nil)
-	err := f.call(t, upstream.Subject{})
+	err := f.call(t, exchange.Subject{})
 	var ae *auth.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Contains(t, ae.Msg, "no verified user")
@@ -292,7 +292,7 @@ func TestRefusalIsClearAndLeaksNothing(t *testing.T) {
 	err := f.call(t, alice)
 	var ae *auth.Error
 	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, upstream.Method, ae.Method)
+	assert.Equal(t, exchange.Method, ae.Method)
 	assert.Contains(t, ae.Msg, "invalid_target")
 	assert.Contains(t, ae.Msg, `audience "appsync-local"`)
 	assert.NotContains(t, err.Error(), "inbound-jwt-of-alice")
@@ -301,7 +301,7 @@ func TestRefusalIsClearAndLeaksNothing(t *testing.T) {
 
 	require.Error(t, f.call(t, alice))
 	assert.EqualValues(t, 2, f.ep.count.Load(), "a refusal is not cached")
-	assert.Equal(t, []string{upstream.ResultRefused, upstream.ResultRefused}, f.results)
+	assert.Equal(t, []string{exchange.ResultRefused, exchange.ResultRefused}, f.results)
 }
 
 func TestIssuerUnreachable(t *testing.T) {
@@ -309,29 +309,29 @@ func TestIssuerUnreachable(t *testing.T) {
 	require.NoError(t, err)
 	addr := ln.Addr().String()
 	ln.Close()
-	f := newFixture(t, func(c *upstream.ExchangeConfig) { c.TokenURL = "http://" + addr + "/token" })
+	f := newFixture(t, func(c *exchange.ExchangeConfig) { c.TokenURL = "http://" + addr + "/token" })
 	err = f.call(t, f.subject("alice"))
 	var ae *auth.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Contains(t, ae.Msg, "did not answer the token exchange")
 	assert.NotContains(t, ae.Msg, "dial")
-	assert.Equal(t, []string{upstream.ResultError}, f.results)
+	assert.Equal(t, []string{exchange.ResultError}, f.results)
 }
 
 // TestCredentialsOnlyOverHTTPS: a plain-http token endpoint or backend off
 // loopback is refused before anything is sent.
 func TestCredentialsOnlyOverHTTPS(t *testing.T) {
-	c := upstream.ExchangeConfig{TokenURL: "http://issuer.example/token", ClientID: "mcp-server", Audience: "appsync-local"}
+	c := exchange.ExchangeConfig{TokenURL: "http://issuer.example/token", ClientID: "mcp-server", Audience: "appsync-local"}
 	assert.ErrorContains(t, c.Check(), "plain http")
 	c.TokenURL = "https://issuer.example/token"
 	assert.NoError(t, c.Check())
 
-	f := newFixture(t, func(c *upstream.ExchangeConfig) { c.TokenURL = "http://issuer.example/token" })
+	f := newFixture(t, func(c *exchange.ExchangeConfig) { c.TokenURL = "http://issuer.example/token" })
 	err := f.call(t, f.subject("alice"))
 	assert.ErrorContains(t, err, "plain http")
 
 	g := newFixture(t, nil)
-	req, _ := http.NewRequestWithContext(upstream.WithSubject(context.Background(), g.subject("alice")), http.MethodPost, "http://backend.example/graphql", nil)
+	req, _ := http.NewRequestWithContext(exchange.WithSubject(context.Background(), g.subject("alice")), http.MethodPost, "http://backend.example/graphql", nil)
 	_, err = g.client.Do(req)
 	var ae *auth.Error
 	require.True(t, errors.As(err, &ae))

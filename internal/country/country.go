@@ -19,7 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/companyintel/mcp-server/suggest"
+	"github.com/companyintel/mcp-server/internal/suggest"
 )
 
 // Country is one ISO 3166-1 country.

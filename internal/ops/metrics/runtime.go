@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/companyintel/mcp-server/metrics/internal/prom"
+	"github.com/companyintel/mcp-server/internal/ops/metrics/internal/prom"
 )
 
 // The process_ and go_ families below carry the names and types of

@@ -23,8 +23,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/ops/metrics/internal/prom"
 	"github.com/companyintel/mcp-server/mcphttp"
-	"github.com/companyintel/mcp-server/metrics/internal/prom"
 )
 
 // other replaces a label value outside the known set.
@@ -100,10 +100,10 @@ func (m *Metrics) ObserveCall(_ context.Context, tool, outcome string, _ time.Du
 // labels: what was wanted is free text, and the log record holds it.
 func (m *Metrics) CountMissingCapability() { m.missing.Inc() }
 
-// OnExchange counts a token exchange (upstream.ExchangeConfig.OnExchange).
+// OnExchange counts a token exchange (exchange.ExchangeConfig.OnExchange).
 func (m *Metrics) OnExchange(result string) { m.exchanges.With(result).Inc() }
 
-// OnCacheLookup counts a backend token lookup (upstream.ExchangeConfig.OnCacheLookup).
+// OnCacheLookup counts a backend token lookup (exchange.ExchangeConfig.OnCacheLookup).
 func (m *Metrics) OnCacheLookup(hit bool) {
 	result := "miss"
 	if hit {

@@ -1,4 +1,4 @@
-package upstream_test
+package exchange_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
-	"github.com/companyintel/mcp-server/upstream"
+	"github.com/companyintel/mcp-server/internal/oauth/exchange"
 )
 
 // BenchmarkBackendCall compares one backend round trip with the user's
@@ -31,8 +31,8 @@ func BenchmarkBackendCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := upstream.WithSubject(context.Background(), upstream.Subject{Issuer: iss.URL(), Subject: "alice", Token: tok, Scopes: []string{authn.ScopeRead}, Expiry: exp})
-	cfg := upstream.ExchangeConfig{TokenURL: iss.URL() + "/token", ClientID: "mcp-server", ClientSecret: "exchange-secret-value", Audience: authn.DefaultAudience}
+	ctx := exchange.WithSubject(context.Background(), exchange.Subject{Issuer: iss.URL(), Subject: "alice", Token: tok, Scopes: []string{authn.ScopeRead}, Expiry: exp})
+	cfg := exchange.ExchangeConfig{TokenURL: iss.URL() + "/token", ClientID: "mcp-server", ClientSecret: "exchange-secret-value", Audience: authn.DefaultAudience}
 	call := func(b *testing.B, c *http.Client) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, be.URL, strings.NewReader(`{}`))
 		resp, err := c.Do(req)
@@ -42,7 +42,7 @@ func BenchmarkBackendCall(b *testing.B) {
 		resp.Body.Close()
 	}
 	b.Run("cached", func(b *testing.B) {
-		c := &http.Client{Transport: upstream.NewExchanger(cfg).Transport(nil)}
+		c := &http.Client{Transport: exchange.NewExchanger(cfg).Transport(nil)}
 		call(b, c) // the one exchange
 		for b.Loop() {
 			call(b, c)
@@ -50,7 +50,7 @@ func BenchmarkBackendCall(b *testing.B) {
 	})
 	b.Run("exchange-each-call", func(b *testing.B) {
 		for b.Loop() {
-			call(b, &http.Client{Transport: upstream.NewExchanger(cfg).Transport(nil)})
+			call(b, &http.Client{Transport: exchange.NewExchanger(cfg).Transport(nil)})
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package inbound
+package resource
 
 import (
 	"context"

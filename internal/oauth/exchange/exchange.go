@@ -1,4 +1,4 @@
-package upstream
+package exchange
 
 import (
 	"context"

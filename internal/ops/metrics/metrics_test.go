@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/metrics/internal/promtest"
+	"github.com/companyintel/mcp-server/internal/ops/metrics/internal/promtest"
 )
 
 // scrape fetches m's page over real HTTP and parses it with Prometheus's

@@ -1,4 +1,4 @@
-package upstream_test
+package exchange_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/appsynclocal/authn/authntest"
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/upstream"
+	"github.com/companyintel/mcp-server/internal/oauth/exchange"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,15 +34,15 @@ func TestExchangeWithEmbeddedIssuer(t *testing.T) {
 	be := httptest.NewServer(authntest.Handler(iss.Authenticator()))
 	t.Cleanup(be.Close)
 
-	inbound := func(user string) upstream.Subject {
+	inbound := func(user string) exchange.Subject {
 		exp := time.Now().Add(time.Hour)
 		tok, err := iss.Sign(authn.Claims{Subject: user, Audience: mcpResource, Scopes: []string{authn.ScopeRead}, Expiry: exp})
 		require.NoError(t, err)
-		return upstream.Subject{Issuer: iss.URL(), Subject: user, Token: tok, Scopes: []string{authn.ScopeRead}, Expiry: exp}
+		return exchange.Subject{Issuer: iss.URL(), Subject: user, Token: tok, Scopes: []string{authn.ScopeRead}, Expiry: exp}
 	}
 	exchanges := 0
 	newClient := func(audience string) *http.Client {
-		x := upstream.NewExchanger(upstream.ExchangeConfig{
+		x := exchange.NewExchanger(exchange.ExchangeConfig{
 			TokenURL: iss.URL() + "/token", ClientID: "mcp-server", ClientSecret: "exchange-secret-value",
 			Audience: audience, OnExchange: func(string) { exchanges++ },
 		})
@@ -70,17 +70,17 @@ func TestExchangeWithEmbeddedIssuer(t *testing.T) {
 
 	c := newClient(authn.DefaultAudience)
 	for range 3 {
-		status, who := whoami(c, upstream.WithSubject(context.Background(), alice))
+		status, who := whoami(c, exchange.WithSubject(context.Background(), alice))
 		require.Equal(t, http.StatusOK, status)
 		assert.Equal(t, "alice", who.Whoami.Subject)
 	}
-	status, who := whoami(c, upstream.WithSubject(context.Background(), bob))
+	status, who := whoami(c, exchange.WithSubject(context.Background(), bob))
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "bob", who.Whoami.Subject)
 	assert.Equal(t, 2, exchanges, "one exchange per user")
 
 	// An audience the issuer does not exchange for: invalid_target, in words.
-	_, err = newClient("https://elsewhere.example").Do(mustRequest(t, upstream.WithSubject(context.Background(), alice), be.URL))
+	_, err = newClient("https://elsewhere.example").Do(mustRequest(t, exchange.WithSubject(context.Background(), alice), be.URL))
 	var ae *auth.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Contains(t, ae.Msg, "invalid_target")

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
-	"github.com/companyintel/mcp-server/demotoken"
+	"github.com/companyintel/mcp-server/internal/oauth/demotoken"
 	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -3,7 +3,7 @@ package country_test
 import (
 	"fmt"
 
-	"github.com/companyintel/mcp-server/country"
+	"github.com/companyintel/mcp-server/internal/country"
 )
 
 func ExampleLookup() {

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
-	"github.com/companyintel/mcp-server/telemetry/otlptest"
+	"github.com/companyintel/mcp-server/internal/ops/telemetry/otlptest"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }

@@ -1,4 +1,4 @@
-// Package inbound makes the HTTP service an OAuth 2.1 protected resource.
+// Package resource makes the HTTP service an OAuth 2.1 protected resource.
 // Every request to /mcp must carry a bearer JWT from one of the configured
 // issuers, verified with go-oidc: signature against the issuer's JWKS
 // (asymmetric algorithms only), iss, aud equal to the resource identifier
@@ -14,4 +14,4 @@
 // naming every scope the call needs. Nothing reaches the backend first.
 //
 // The token itself is never logged and never appears in an answer.
-package inbound
+package resource
