@@ -78,7 +78,7 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 
 	var authenticated http.Handler
 	if users != nil {
-		authenticated = users.Middleware(attachUser, mcpHandler)
+		authenticated = mcphttp.OneCredential(users.Middleware(attachUser, mcpHandler))
 	} else {
 		authenticated = localUser(tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}, mcpHandler)
 	}
@@ -90,6 +90,7 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	}
 	requestTimeout := cfg.Timeout + 10*time.Second
 	mux := http.NewServeMux()
+	mux.HandleFunc("DELETE /mcp", mcphttp.MethodNotAllowed)
 	mux.Handle("/mcp", guard.Wrap(mcphttp.ReadMessage(mcphttp.DefaultMaxBody, m.Operations(mcphttp.Deadline(requestTimeout, authenticated)))))
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.Handle("GET /metrics", m.Handler())

@@ -140,6 +140,38 @@ func TestOAuthRefusesBadTokensWithAChallenge(t *testing.T) {
 			}
 		})
 	}
+	// RFC 6750 section 3.1: more than one way of sending a token in one
+	// request is invalid_request, not "the first one wins".
+	bob := s.token(t, srv.base, "bob", readWrite...)
+	for name, send := range map[string]func(*http.Request){
+		"two Authorization headers": func(r *http.Request) {
+			r.Header.Add("Authorization", "Bearer "+good)
+			r.Header.Add("Authorization", "Bearer "+bob)
+		},
+		"a header and an access_token query parameter": func(r *http.Request) {
+			r.Header.Set("Authorization", "Bearer "+good)
+			r.URL.RawQuery = "access_token=" + bob
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, srv.base+"/mcp", strings.NewReader(list))
+			require.NoError(t, err)
+			for k, v := range modernHeaders("tools/list", "") {
+				req.Header.Set(k, v)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			send(req)
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body := readBody(t, resp)
+			assert.Equal(t, http.StatusBadRequest, resp.StatusCode, body)
+			assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_request"`)
+			assert.Contains(t, body, "more than one access token")
+			assert.NotContains(t, body, bob)
+		})
+	}
 	t.Run("the good token passes", func(t *testing.T) {
 		hdr := modernHeaders("tools/list", "", "Authorization", "Bearer "+good)
 		resp := post(t, srv.base, list, hdr)

@@ -303,6 +303,9 @@ func TestHTTPGuardsAndCaps(t *testing.T) {
 	}{
 		{"loopback host", list, modernHeaders("tools/list", ""), http.StatusOK, `"tools"`},
 		{"foreign host (DNS rebinding)", list, modernHeaders("tools/list", "", "Host", "evil.example:8080"), http.StatusForbidden, "Host"},
+		{"a Host whose port is not a number", list, modernHeaders("tools/list", "", "Host", "127.0.0.1:evil"), http.StatusForbidden, "Host"},
+		{"a Host with an empty port", list, modernHeaders("tools/list", "", "Host", "localhost:"), http.StatusForbidden, "Host"},
+		{"a Host without a port", list, modernHeaders("tools/list", "", "Host", "localhost"), http.StatusOK, `"tools"`},
 		{"foreign origin", list, modernHeaders("tools/list", "", "Origin", "https://evil.example"), http.StatusForbidden, "Origin"},
 		{"allowed origin", list, modernHeaders("tools/list", "", "Origin", "https://ide.example.com"), http.StatusOK, `"tools"`},
 		{"loopback origin", list, modernHeaders("tools/list", "", "Origin", "http://localhost:6274"), http.StatusOK, `"tools"`},
@@ -315,6 +318,20 @@ func TestHTTPGuardsAndCaps(t *testing.T) {
 			resp := post(t, srv.base, tt.body, tt.hdr)
 			assert.Equal(t, tt.status, resp.StatusCode)
 			assert.Contains(t, readBody(t, resp), tt.says)
+		})
+	}
+	// Stateless: there is no session to end, on either revision.
+	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run("DELETE under "+rev, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodDelete, srv.base+"/mcp", nil)
+			require.NoError(t, err)
+			req.Header.Set("MCP-Protocol-Version", rev)
+			req.Header.Set("Mcp-Session-Id", "any")
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+			assert.Equal(t, http.MethodPost, resp.Header.Get("Allow"))
 		})
 	}
 	t.Run("probes are not guarded", func(t *testing.T) {
