@@ -22,7 +22,7 @@ import (
 
 // goisms are what no answer may show: Go types (pointer types too),
 // struct paths, package names, encoding/json's wording.
-var goisms = regexp.MustCompile(`(?i)json:|go value|go struct|struct field|unmarshal|interface \{|map\[|mcp\.|server\.|github\.com|runtime error|panic|\*[a-z]\w*\.[A-Z]`)
+var goisms = regexp.MustCompile(`(?i)json:|illegal base64|invalid character|unexpected end of json|strconv\.|go value|go struct|struct field|unmarshal|interface \{|map\[|mcp\.|server\.|github\.com|runtime error|panic|\*[a-z]\w*\.[A-Z]`)
 
 // drainBoundLine is logged only when end of input waited out its bound.
 const drainBoundLine = "requests still open after the drain bound"
@@ -98,6 +98,10 @@ var hostileFrames = []hostileFrame{
 		`{"jsonrpc":"2.0","id":40,"error":{"code":-32602,"message":"invalid params for tools/call: member \"params.name\" must be a string; this one is a number"}}`},
 	{"cursor a number", `{"jsonrpc":"2.0","id":41,"method":"tools/list","params":{"cursor":5}}`,
 		`{"jsonrpc":"2.0","id":41,"error":{"code":-32602,"message":"invalid params for tools/list: member \"params.cursor\" must be a string; this one is a number"}}`},
+	{"cursor no cursor of this server's", `{"jsonrpc":"2.0","id":55,"method":"tools/list","params":{"cursor":"not a cursor!"}}`,
+		`{"jsonrpc":"2.0","id":55,"error":{"code":-32602,"message":"invalid params for tools/list: member \"params.cursor\" is not a cursor this server gave; leave it out to list from the start"}}`},
+	{"prompts cursor no cursor of this server's", `{"jsonrpc":"2.0","id":56,"method":"prompts/list","params":{"cursor":"%%%"}}`,
+		`{"jsonrpc":"2.0","id":56,"error":{"code":-32602,"message":"invalid params for prompts/list: member \"params.cursor\" is not a cursor this server gave; leave it out to list from the start"}}`},
 	{"_meta an array", `{"jsonrpc":"2.0","id":42,"method":"ping","params":{"_meta":[]}}`,
 		`{"jsonrpc":"2.0","id":42,"error":{"code":-32602,"message":"invalid params for ping: member \"params._meta\" must be an object; this one is an array"}}`},
 	{"prompt argument missing", `{"jsonrpc":"2.0","id":43,"method":"prompts/get","params":{"name":"research_company"}}`,

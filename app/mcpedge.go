@@ -130,7 +130,7 @@ func encodeToolResult(r *mcp.CallToolResult) ([]byte, bool) {
 var unparsable = lazyRegexp(`cannot unmarshal (\w+) into Go (?:struct field (\S+)|value) of type (.+)$`)
 
 // goism spots a message that would show the client Go internals.
-var goism = lazyRegexp(`json:|Go struct|Go value|unmarshal|map\[|interface \{|mcp\.|server\.`)
+var goism = lazyRegexp(`json:|Go struct|Go value|unmarshal|map\[|interface \{|mcp\.|server\.|illegal base64|invalid character|unexpected end of JSON|strconv\.`)
 
 // plainError passes mcp-go's error on, rewriting a message that speaks Go.
 func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
@@ -148,6 +148,12 @@ func plainError(method string, e mcp.JSONRPCErrorDetails) *jsonrpc.Error {
 		return out
 	}
 	out.Code, out.Data = jsonrpc.CodeInvalidParams, nil
+	// mcp-go reads a list's cursor with encoding/base64 and answers its
+	// decoder's words ("illegal base64 data at input byte 0").
+	if strings.HasSuffix(method, "/list") && strings.HasPrefix(e.Message, "illegal base64 data") {
+		out.Message = fmt.Sprintf(`invalid params for %s: member "params.cursor" is not a cursor this server gave; leave it out to list from the start`, method)
+		return out
+	}
 	if m := unparsable().FindStringSubmatch(e.Message); m != nil {
 		out.Message = fmt.Sprintf("invalid params for %s: member %q must be %s; this one is %s",
 			method, memberPath(m[2]), expectedJSON(m[3]), withArticle(m[1]))
