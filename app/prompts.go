@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -29,6 +33,9 @@ func prompts(writesOn func(tool string) bool) []server.ServerPrompt {
 				company := strings.TrimSpace(req.Params.Arguments["company"])
 				if company == "" {
 					return nil, fmt.Errorf("argument company is required: the company's name, domain or id")
+				}
+				if err := checkPromptValues(req.Params.Name, req.Params.Arguments); err != nil {
+					return nil, err
 				}
 				var b strings.Builder
 				fmt.Fprintf(&b, "Research the company %q", company)
@@ -71,6 +78,9 @@ func prompts(writesOn func(tool string) bool) []server.ServerPrompt {
 				if size == "" {
 					size = "25"
 				}
+				if err := checkPromptValues(req.Params.Name, req.Params.Arguments); err != nil {
+					return nil, err
+				}
 				var b strings.Builder
 				fmt.Fprintf(&b, "Build a list of about %s companies matching: %s.\n\nSteps:\n", size, desc)
 				b.WriteString("1. Read the companies://filters resource for exact country and category names.\n")
@@ -87,6 +97,42 @@ func prompts(writesOn func(tool string) bool) []server.ServerPrompt {
 			},
 		},
 	}
+}
+
+// promptArgMax bounds each prompt argument, in characters, as the tools
+// bound theirs: an argument is written into the prompt's text (some twice),
+// so without a bound a client could make an answer of any size. Each bound
+// is the bound of the tool argument it becomes: company a search query or
+// an id, description an ai_search query, collection_name a collection's
+// name, focus a sentence like a tool's context.
+var promptArgMax = map[string]int{"company": 200, "focus": 500, "description": 500, "collection_name": 100}
+
+// The range of build_prospect_list's size, which its description states.
+const minProspects, maxProspects = 1, 50
+
+// checkPromptValues checks the arguments a prompt was given against their
+// bounds, and size is a whole number in its range. The handlers check it
+// too, as the backstop of checkPromptArguments.
+func checkPromptValues(prompt string, args map[string]string) *jsonrpc.Error {
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		v := args[name]
+		if name == "size" {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); strings.TrimSpace(v) != "" && (err != nil || n < minProspects || n > maxProspects) {
+				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+					"prompt %s: argument \"size\" must be a whole number from %d to %d; this one is %q", prompt, minProspects, maxProspects, jsonrpc.Excerpt(v, 20))}
+			}
+			continue
+		}
+		max, known := promptArgMax[name]
+		if !known {
+			continue // not an argument of ours: never read, never written
+		}
+		if n := utf8.RuneCountInString(v); n > max {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+				"prompt %s: argument %q is at most %d characters; this one has %d", prompt, name, max, n)}
+		}
+	}
+	return nil
 }
 
 // checkPromptArguments answers -32602 for a prompts/get whose arguments do
@@ -111,6 +157,7 @@ func checkPromptArguments(prompts map[string]*server.ServerPrompt, msg []byte) *
 	if !ok {
 		return nil // mcp-go answers -32602: no such prompt
 	}
+	values := map[string]string{}
 	for _, a := range p.Prompt.Arguments {
 		raw, given := req.Params.Arguments[a.Name]
 		var v string
@@ -122,6 +169,9 @@ func checkPromptArguments(prompts map[string]*server.ServerPrompt, msg []byte) *
 			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 				"prompt %s: argument %q is required (%s)", name, a.Name, strings.TrimSuffix(a.Description, "."))}
 		}
+		if given {
+			values[a.Name] = v
+		}
 	}
-	return nil
+	return checkPromptValues(name, values)
 }
