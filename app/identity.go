@@ -42,6 +42,41 @@ func (id *identity) set(src *auth.Source, err error) {
 	close(id.ready)
 }
 
+// failed returns the chain's error once it has failed, else nil; it does not
+// wait.
+func (id *identity) failed() error {
+	select {
+	case <-id.ready:
+		return id.err
+	default:
+		return nil
+	}
+}
+
+// chainFailed answers a request that waited for a credential chain that
+// failed, in the chain's own words (the ones the log and the exit carry,
+// which name the setting to fix and hold no secret). A tool call gets a
+// tool error, as every failed call does, so that the model can tell the
+// user; anything else a JSON-RPC error.
+func chainFailed(method string, msg []byte, chainErr error) (json.RawMessage, *jsonrpc.Error) {
+	words := "the server could not resolve its own credentials for the backend and is stopping: " + chainErr.Error() +
+		". Whoever runs the server must fix that setting and restart it; retrying will not help"
+	if method != "tools/call" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: words}
+	}
+	var req struct {
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(msg, &req) // the name only labels the answer
+	res, err := json.Marshal(tools.ErrorResult(req.Params.Name, &tools.Error{Class: tools.Unauthorized, Message: words}))
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: words}
+	}
+	return res, nil
+}
+
 // wait returns the chain's outcome, or ctx's error if ctx ends first.
 func (id *identity) wait(ctx context.Context) (*auth.Source, error) {
 	select {
@@ -107,10 +142,12 @@ func waitForIdentity(id *identity, next jsonrpc.Handler) jsonrpc.Handler {
 		}
 		src, err := id.wait(ctx)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server stopped before it could answer " + method}
+			// A chain that failed stops the server, which ends ctx too:
+			// the chain's outcome is known by then, and is the answer.
+			if chainErr := id.failed(); chainErr != nil {
+				return chainFailed(method, msg, chainErr)
 			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server could not resolve its credentials for the backend and is stopping; its log says why. Tell the user"}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server stopped before it could answer " + method}
 		}
 		return next(tools.WithCaller(ctx, tools.Caller{ID: src.Principal, AuthMethod: string(src.Method)}), method, msg)
 	}

@@ -114,11 +114,12 @@ func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	assert.Contains(t, r.answer(1), "result")
 	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_collections","arguments":{}}}`)
+	lines := r.collect() // read as a client does, while the server writes
 	iss.release()
 
 	// The input stays open: the chain's failure alone stops the server.
 	select {
-	case err := <-r.done:
+	case err = <-r.done:
 		require.Error(t, err)
 		assert.True(t, IsMisconfiguration(err), "exit status 2, as a failed start-up: %v", err)
 		assert.Contains(t, err.Error(), "oidc")
@@ -126,9 +127,26 @@ func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the server kept running with a broken credential chain; log:\n%s", r.logs.String())
 	}
-	for r.out.Scan() {
-		assert.NotContains(t, r.out.Text(), `"result"`, "the waiting call must not be answered as a success")
+	// The waiting call is answered: a tool error in the chain's own words,
+	// which the log and the exit carry too, never a success.
+	out := <-lines
+	require.Len(t, out, 1, "one answer, to the waiting call; log:\n%s", r.logs.String())
+	var answer struct {
+		ID     int
+		Result struct {
+			IsError bool
+			Content []struct{ Text string }
+		}
 	}
+	require.NoError(t, json.Unmarshal([]byte(out[0]), &answer), "%s", out[0])
+	assert.Equal(t, 2, answer.ID)
+	assert.True(t, answer.Result.IsError, "%s", out[0])
+	require.Len(t, answer.Result.Content, 1)
+	text := answer.Result.Content[0].Text
+	assert.True(t, strings.HasPrefix(text, "list_collections failed [unauthorized]: the server could not resolve its own credentials"), text)
+	assert.Contains(t, text, err.Error(), "the chain's own words")
+	assert.Contains(t, text, "restart it", "and what to do")
+	assert.NotContains(t, text, expired)
 	assert.NotContains(t, r.logs.String(), startUpLine)
 	assert.False(t, strings.Contains(r.logs.String(), "tool=list_collections") && strings.Contains(r.logs.String(), "outcome=ok"))
 }

@@ -240,6 +240,11 @@ func (rt *Runtime) fail(t Tool, rec *record, e *Error) *mcp.CallToolResult {
 // mcp), as the spec's _meta key rules ask.
 const ErrorMetaKey = "io.companyintel/error"
 
+// ErrorResult renders a failure of the named tool that happened before its
+// pipeline could run (the server's own credentials failed while the call
+// waited for them) exactly as the pipeline renders its own.
+func ErrorResult(tool string, e *Error) *mcp.CallToolResult { return errorResult(tool, e) }
+
 // errorResult renders a failure as the caller sees it: isError, a sentence
 // naming the tool and the class for the model, and the same facts for a
 // program in _meta[ErrorMetaKey]. There is no structuredContent: the
