@@ -36,7 +36,7 @@ func TestElicitationReachesTheClientOnStdio(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- serveStdio(context.Background(), s, resolvedIdentity(&auth.Source{Principal: "me", Method: auth.APIKey}),
-			func() {}, slog.New(slog.DiscardHandler), Stdio{In: inR, Out: outW}, nil)
+			func() {}, slog.New(slog.DiscardHandler), Stdio{In: inR, Out: outW}, nil, nil)
 		outW.Close()
 	}()
 	out := bufio.NewScanner(outR)

@@ -114,6 +114,10 @@ func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	assert.Contains(t, r.answer(1), "result")
 	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_collections","arguments":{}}}`)
+	// The ping is read after the call, and answered without the chain: once
+	// its answer is here, the call is in flight, waiting for the chain.
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Contains(t, r.answer(3), "result")
 	lines := r.collect() // read as a client does, while the server writes
 	iss.release()
 

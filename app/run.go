@@ -246,21 +246,23 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 // error even if the client already has the catalogue.
 func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio, restoreGC func()) error {
 	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
-	serveCtx, stop := context.WithCancel(ctx)
-	defer stop()
+	// A chain that fails ends the input: nothing more is read, and the
+	// requests read so far (those that waited for the chain) are answered
+	// in its words before the server stops.
+	chainFailed := make(chan struct{})
 	started := make(chan struct{})
 	go func() {
 		defer close(started)
 		// The chain is bounded by its own timeouts and by ctx.
 		src, err := b.id.wait(context.Background())
 		if err != nil {
-			stop()
+			close(chainFailed)
 			return
 		}
 		logStart(logger, cfg, "stdio", src.Method, counts, tracingFields(b.tracing)...)
 	}()
 
-	err := serveStdio(serveCtx, s, b.id, restoreGC, logger, stdio, b.tracing)
+	err := serveStdio(ctx, s, b.id, restoreGC, logger, stdio, b.tracing, chainFailed)
 	<-started
 	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {
 		return misconfigured(idErr)

@@ -28,7 +28,7 @@ const maxConcurrentCalls = 32
 // input (see the jsonrpc package doc). Requests that need the server's
 // identity wait for id (identity.go); restoreGC is called once the first
 // request after the handshake is answered (startgc.go).
-func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreGC func(), logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing) error {
+func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreGC func(), logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing, endInput <-chan struct{}) error {
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 100)}
 	if err := s.RegisterSession(ctx, sess); err != nil {
 		return err
@@ -42,6 +42,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreG
 		Limit:        maxConcurrentCalls,
 		Bounded:      []string{string(mcp.MethodToolsCall), string(mcp.MethodResourcesRead)},
 		EndWithInput: []string{string(mcp.MethodSubscriptionsListen)},
+		EndInput:     endInput,
 		Observe:      traceStdio(tr, sess),
 	}
 	sess.edge = edge

@@ -59,6 +59,12 @@ type Stdio struct {
 	// After returns a channel that fires after d (time.After if nil); tests
 	// inject it.
 	After func(d time.Duration) <-chan time.Time
+	// EndInput, when closed, ends the input as the client closing it would:
+	// nothing more is read, the requests already read are answered (within
+	// the drain bound), and Serve returns nil. The server closes it when it
+	// must stop for a reason of its own (its credentials failed) and still
+	// owes answers.
+	EndInput <-chan struct{}
 	// EndWithInput names methods that run until the client leaves (MCP's
 	// subscriptions/listen): at end of input they are cancelled at once,
 	// not waited for.
@@ -131,6 +137,8 @@ func (s *Stdio) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			s.endCalls()
 			s.stop(0)
 			return ctx.Err()
+		case <-s.EndInput:
+			reading = false
 		case l := <-lines:
 			switch {
 			case l.err != nil:

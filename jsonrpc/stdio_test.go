@@ -363,3 +363,28 @@ func TestStdioServesUnboundedMethodsWhileSlotsAreFull(t *testing.T) {
 	require.NoError(t, h.end(t))
 	assert.Len(t, h.out.all(), 3)
 }
+
+// EndInput ends the input as the client closing it would: a request read
+// before it is still answered, and Serve returns nil with the input open.
+func TestEndInputAnswersTheRequestsAlreadyRead(t *testing.T) {
+	release := make(chan struct{})
+	arrived := make(chan struct{})
+	endInput := make(chan struct{})
+	h := start(t, &Stdio{EndInput: endInput, Bounded: []string{"tools/call"},
+		Handler: func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
+			close(arrived)
+			<-release
+			return json.RawMessage(`{"late":true}`), nil
+		}})
+	h.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`)
+	<-arrived
+	close(endInput)
+	close(release)
+	select {
+	case err := <-h.done:
+		assert.NoError(t, err)
+	case <-time.After(hangGuard):
+		t.Fatal("Serve did not return after EndInput")
+	}
+	assert.Equal(t, []string{`{"jsonrpc":"2.0","id":7,"result":{"late":true}}`}, h.out.all())
+}
