@@ -236,7 +236,7 @@ func TestCommandImportsOnlyApp(t *testing.T) {
 	require.NoError(t, err)
 	for _, imp := range strings.Fields(string(out)) {
 		if strings.Contains(imp, ".") { // not the standard library
-			assert.Contains(t, []string{module + "/app", module + "/demotoken"}, imp, "cmd/server imports %s", imp)
+			assert.Contains(t, []string{module + "/app", module + "/internal/oauth/demotoken"}, imp, "cmd/server imports %s", imp)
 		}
 	}
 }
@@ -341,7 +341,7 @@ func TestReleaseBuildLinksNoPrometheusClient(t *testing.T) {
 	}
 	release, err := exec.Command("go", "list", "-deps", "-tags", "noembedded", module+"/cmd/server").Output()
 	require.NoError(t, err)
-	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/metrics").Output()
+	tests, err := exec.Command("go", "list", "-deps", "-test", module+"/internal/ops/metrics").Output()
 	require.NoError(t, err)
 	assert.Empty(t, prometheus(release), "go build -tags noembedded ./cmd/server links these")
 	assert.Contains(t, prometheus(tests), "github.com/prometheus/common/expfmt")
