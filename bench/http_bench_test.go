@@ -135,6 +135,13 @@ func startHTTPServer(b *testing.B, endpoint string) string {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return runHTTP(b, cfg, env)
+}
+
+// runHTTP runs app.Run with cfg until the benchmark ends, and returns the
+// /mcp URL of the start-up line.
+func runHTTP(b *testing.B, cfg app.Config, env map[string]string) string {
+	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &lockedBuffer{}
 	done := make(chan struct{})
