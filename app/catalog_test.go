@@ -301,3 +301,37 @@ func TestListsSayHowLongTheyMayBeCached(t *testing.T) {
 		assert.Equal(t, "public", out.Result.CacheScope, method)
 	}
 }
+
+// TestCatalogueFitsItsBudgetInEveryMode measures tools/list as it leaves the
+// HTTP service, the body of the answer, under both protocol revisions,
+// with writes off and on, disabled writes listed and hidden: every way a
+// client can receive the catalogue stays within the budget.
+func TestCatalogueFitsItsBudgetInEveryMode(t *testing.T) {
+	s := newAuthStack(t)
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"writes off, listed", nil},
+		{"writes off, hidden", []string{"--hide-disabled-tools"}},
+		{"writes on, listed", []string{"--allow-mutations"}},
+		{"writes on, hidden", []string{"--allow-mutations", "--hide-disabled-tools"}},
+	} {
+		srv, err := startHTTP(t, serviceEnv(t, s, "budget"), append([]string{"--endpoint", s.srv.URL()}, mode.args...)...)
+		require.NoError(t, err)
+		for _, rev := range revisions {
+			var body string
+			if rev == "2026-07-28" {
+				resp := post(t, srv.base, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":`+modernMeta+`}}`, modernHeaders("tools/list", ""))
+				body = readBody(t, resp)
+			} else {
+				resp := post(t, srv.base, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`, map[string]string{"MCP-Protocol-Version": rev})
+				body = readBody(t, resp)
+			}
+			body = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(body, "data: ", 2)[len(strings.SplitN(body, "data: ", 2))-1], "event: message"))
+			require.Contains(t, body, `"search_companies"`, "%s %s: %s", mode.name, rev, body)
+			t.Logf("%s, %s: %d bytes", mode.name, rev, len(body))
+			assert.LessOrEqual(t, len(body), catalogueBudget, "%s, %s: the catalogue outgrew its budget", mode.name, rev)
+		}
+	}
+}

@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "e5f0f09b14f9cad19d24bca5f4dcae3db3be9e26637c150feb6c4866c4a817b0"
-	recordedFeedbackCatalogueHash = "20ae1712129f5bebf9ba61892b2e1a559ecf5c785ec05b7a3fa93666d9dacf35"
+	recordedCatalogueHash         = "3b5190d098b00236f2e5fd924320fa633eb0f1e52c2c3e9002ebf5aa0f65eb44"
+	recordedFeedbackCatalogueHash = "93f7c11f3eee0a64345817a00888e0256ae7a0ec81a6584dbf939fd6a3f9034e"
 )

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,9 @@ func (f field) set(dst reflect.Value, v any) string {
 		if (f.min != nil && n < *f.min) || (f.max != nil && n > *f.max) || (f.required && n == 0) {
 			return "expected " + expected(f) + ", got " + strconv.Itoa(n) + " characters"
 		}
+		if f.enum != nil && s != "" && !slices.Contains(f.enum, s) {
+			return "expected " + expected(f) + ", got " + describe(s)
+		}
 		dst.SetString(s)
 	case kindInt:
 		n, ok := toInt(v)
@@ -165,6 +169,11 @@ func (f field) set(dst reflect.Value, v any) string {
 		}
 		if f.min != nil && len(list) < *f.min {
 			return "expected " + expected(f) + ", got " + strconv.Itoa(len(list)) + " items"
+		}
+		for _, item := range list {
+			if f.enum != nil && !slices.Contains(f.enum, item) {
+				return "expected " + expected(f) + ", got " + describe(item)
+			}
 		}
 		dst.Set(reflect.ValueOf(list))
 	}
@@ -259,6 +268,8 @@ func expected(f field) string {
 	switch f.kind {
 	case kindString:
 		switch {
+		case f.enum != nil:
+			return "one of " + strings.Join(f.enum, ", ")
 		case f.max != nil:
 			return fmt.Sprintf("a non-empty string of at most %d characters", *f.max)
 		default:
@@ -277,6 +288,9 @@ func expected(f field) string {
 		return "true or false"
 	case kindStrings:
 		each := fmt.Sprintf(" of at most %d characters each", *f.itemMax)
+		if f.enum != nil {
+			each = ", each one of " + strings.Join(f.enum, ", ")
+		}
 		switch {
 		case f.min != nil && f.max != nil:
 			return fmt.Sprintf("a list of %d to %d strings", *f.min, *f.max) + each

@@ -15,6 +15,14 @@ import (
 // items, which the answer itself shows. A reflected schema of every nested field was
 // two thirds of a 30 KB catalogue.
 //
+// The note, the truncated flag and the dry_run flag are left out of it:
+// every answer's text opens with its note (which also says when and where a
+// list was cut, or that nothing was written), dry_run restates the caller's
+// own argument, they are the same fields in every tool that has them, and
+// their ~460 bytes across the catalogue paid for issue 26's search
+// arguments. They are still in structuredContent; an outputSchema lists
+// what a program reads, not every field.
+//
 // A failed call carries no structuredContent (isError results are not
 // validated against the outputSchema when they have none: the official
 // TypeScript SDK checks structuredContent only when present), so the schema
@@ -43,6 +51,9 @@ func compactOutputSchema(t reflect.Type) (json.RawMessage, error) {
 		if name == "" {
 			name = f.Name
 		}
+		if unlisted[name] {
+			continue
+		}
 		p := map[string]any{"type": jsonType(f.Type)}
 		if d := f.Tag.Get("jsonschema"); d != "" {
 			p["description"] = d
@@ -61,6 +72,10 @@ func compactOutputSchema(t reflect.Type) (json.RawMessage, error) {
 	}
 	return json.Marshal(schema)
 }
+
+// unlisted are the fields every answer may carry that the outputSchema
+// does not list.
+var unlisted = map[string]bool{"note": true, "truncated": true, "dry_run": true}
 
 // jsonType is the JSON Schema type of a Go type's encoding. A nil pointer
 // encodes as null, so pointers admit null too.

@@ -17,6 +17,7 @@ import (
 //	max:"100"    the same maxima
 //	itemmax:"64" the maximum length of each item of a list
 //	default:"20" the value used when the argument is absent (integers only)
+//	enum:"a|b"   the only values a string, or each item of a list, may take
 //
 // Every string and every list item has a length bound, and every list a
 // length bound counted before de-duplication: without a tag, the defaults
@@ -60,6 +61,7 @@ type field struct {
 	min, max *int
 	itemMax  *int // list items only
 	def      *int
+	enum     []string // strings and list items only
 }
 
 // inputFields reads the argument description from the struct type t.
@@ -97,6 +99,12 @@ func inputFields(t reflect.Type) ([]field, error) {
 		}
 		if f.desc == "" {
 			return nil, fmt.Errorf("%s.%s: needs a desc tag", t, sf.Name)
+		}
+		if e, ok := sf.Tag.Lookup("enum"); ok {
+			if f.kind != kindString && f.kind != kindStrings {
+				return nil, fmt.Errorf("%s.%s: enum applies to strings and lists of strings", t, sf.Name)
+			}
+			f.enum = strings.Split(e, "|")
 		}
 		var err error
 		if f.min, err = intTag(sf, "min"); err != nil {
@@ -149,8 +157,12 @@ func inputSchema(fields []field) json.RawMessage {
 		switch f.kind {
 		case kindString:
 			p["type"] = "string"
-			setIf(p, "minLength", f.min)
-			setIf(p, "maxLength", f.max)
+			if f.enum != nil {
+				p["enum"] = f.enum // the values bound the length
+			} else {
+				setIf(p, "minLength", f.min)
+				setIf(p, "maxLength", f.max)
+			}
 		case kindInt:
 			p["type"] = "integer"
 			setIf(p, "minimum", f.min)
@@ -161,6 +173,9 @@ func inputSchema(fields []field) json.RawMessage {
 		case kindStrings:
 			p["type"] = "array"
 			p["items"] = map[string]any{"type": "string", "maxLength": *f.itemMax}
+			if f.enum != nil {
+				p["items"] = map[string]any{"type": "string", "enum": f.enum}
+			}
 			setIf(p, "minItems", f.min)
 			setIf(p, "maxItems", f.max)
 		}
@@ -169,10 +184,11 @@ func inputSchema(fields []field) json.RawMessage {
 			required = append(required, f.name)
 		}
 	}
+	// No maxLength: a longer context is trimmed to maxContextLen, not
+	// refused, and the 16 bytes are spent on every tool of the catalogue.
 	props[ContextArg] = map[string]any{
 		"type":        "string",
 		"description": "User's goal, logged.",
-		"maxLength":   maxContextLen,
 	}
 	schema := map[string]any{
 		"type":                 "object",

@@ -13,10 +13,11 @@ import (
 // choose one, nothing derivable (the website is the domain; the country name
 // is the code's). Its description is not in the structured record: it is
 // prose for the reader, cut to DescriptionLen in the text rendering, and in
-// full from get_company. With the ids detail only id and name are set.
+// full from get_company. With the ids detail only id and name are set; a
+// projection (Project) may leave out the name too.
 type Summary struct {
 	ID            string   `json:"id"`
-	Name          string   `json:"name"`
+	Name          string   `json:"name,omitempty"`
 	Domain        string   `json:"domain,omitempty"`
 	CountryCode   string   `json:"country_code,omitempty"`
 	City          string   `json:"city,omitempty"`
@@ -70,9 +71,11 @@ func (s Summary) Line() string {
 	b.Grow(size)
 	var num [20]byte
 	b.WriteString(s.ID)
-	b.WriteString(" | ")
-	b.WriteString(s.Name)
 	sep := func() { b.WriteString(" | ") }
+	if s.Name != "" {
+		sep()
+		b.WriteString(s.Name)
+	}
 	if s.Domain != "" {
 		sep()
 		b.WriteString(s.Domain)
@@ -188,3 +191,75 @@ func (c Collection) Line() string {
 	}
 	return line
 }
+
+// Columns is a projection of a Summary: which of its fields beside the id
+// an answer carries, for a question about some of them (the city and head
+// count) that the whole summary would answer at three times the bytes. The
+// text line follows it: a field left out is in neither rendering.
+type Columns uint8
+
+// The columns, in the order of ColumnNames.
+const (
+	ColName Columns = 1 << iota
+	ColDomain
+	ColCountry
+	ColCity
+	ColCategories
+	ColEmployees
+	ColFounded
+	ColDescription
+
+	// AllColumns is the whole summary.
+	AllColumns = ColName | ColDomain | ColCountry | ColCity | ColCategories | ColEmployees | ColFounded | ColDescription
+)
+
+// ColumnNames are the columns' names, as the records' JSON names them
+// (description is the text line's cut description).
+var ColumnNames = []string{"name", "domain", "country_code", "city", "categories", "employee_count", "founded_year", "description"}
+
+// ParseColumns reads column names; unknown names are ignored (the tools'
+// input schema has already refused them).
+func ParseColumns(names []string) Columns {
+	var c Columns
+	for _, n := range names {
+		for i, known := range ColumnNames {
+			if n == known {
+				c |= 1 << i
+			}
+		}
+	}
+	return c
+}
+
+// Project keeps only the columns c of s, with its id.
+func (s Summary) Project(c Columns) Summary {
+	out := Summary{ID: s.ID}
+	if c&ColName != 0 {
+		out.Name = s.Name
+	}
+	if c&ColDomain != 0 {
+		out.Domain = s.Domain
+	}
+	if c&ColCountry != 0 {
+		out.CountryCode = s.CountryCode
+	}
+	if c&ColCity != 0 {
+		out.City = s.City
+	}
+	if c&ColCategories != 0 {
+		out.Categories = s.Categories
+	}
+	if c&ColEmployees != 0 {
+		out.EmployeeCount = s.EmployeeCount
+	}
+	if c&ColFounded != 0 {
+		out.FoundedYear = s.FoundedYear
+	}
+	if c&ColDescription != 0 {
+		out.description = s.description
+	}
+	return out
+}
+
+// Description is the summary's whole description, for an export.
+func (s Summary) Description() string { return s.description }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/query"
@@ -13,28 +14,34 @@ import (
 
 type searchCompaniesInput struct {
 	Query      string   `json:"query,omitempty" desc:"Keywords, e.g. \"warehouse robotics\"." max:"200"`
-	Country    string   `json:"country,omitempty" desc:"ISO code or English name: \"US\", \"DEU\", \"United Kingdom\"." max:"100"`
-	Categories []string `json:"categories,omitempty" desc:"Any of these; exact names from companies://filters." max:"10"`
+	Country    string   `json:"country,omitempty" desc:"ISO code or English name; several: \"US,CA\"." max:"300"`
+	Categories []string `json:"categories,omitempty" desc:"Any of these; names from companies://filters." max:"10"`
+	ExclCntry  string   `json:"exclude_countries,omitempty" desc:"As country." max:"300"`
+	ExclCats   []string `json:"exclude_categories,omitempty" desc:"Leave out." max:"10"`
 	MinEmp     int      `json:"min_employees,omitempty" desc:"Inclusive." min:"0"`
 	MaxEmp     int      `json:"max_employees,omitempty" desc:"Inclusive." min:"1"`
 	FoundedGE  int      `json:"founded_after,omitempty" desc:"Year, inclusive." min:"1800"`
 	FoundedLE  int      `json:"founded_before,omitempty" desc:"Year, inclusive." min:"1800"`
+	Sort       string   `json:"sort,omitempty" desc:"Default relevance." enum:"relevance|employees_desc|employees_asc|founded_desc|founded_asc|name"`
 	Limit      int      `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
 	Cursor     string   `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
-	IDsOnly    bool     `json:"ids_only,omitempty" desc:"Id and name only, for long lists."`
+	IDsOnly    bool     `json:"ids_only,omitempty" desc:"Id and name only."`
+	Fields     []string `json:"fields,omitempty" desc:"Only these beside id." enum:"name|domain|country_code|city|categories|employee_count|founded_year|description" max:"8"`
+	CountOnly  bool     `json:"count_only,omitempty" desc:"Exact total, no rows."`
 }
 
 type searchCompaniesOutput struct {
-	Companies      []tools.Summary `json:"companies" text:"-" jsonschema:"Summaries; descriptions in the text."`
+	Companies      []tools.Summary `json:"companies" text:"-"`
 	Total          int             `json:"total"`
+	AtLeast        bool            `json:"total_is_lower_bound"`
 	NextCursor     string          `json:"next_cursor,omitempty"`
 	AppliedFilters []string        `json:"applied_filters"`
+	NotApplied     []string        `json:"not_applied,omitempty"`
 	Truncated      bool            `json:"truncated,omitempty"`
 	Note           string          `json:"note,omitempty"`
 
 	at            tools.Position // where this page was fetched
 	before, after string         // the notes around the paging note
-	atLeast       bool           // total is a lower bound
 }
 
 // Len, Lines and Cut make the answer a tools.List.
@@ -43,7 +50,7 @@ func (o searchCompaniesOutput) Lines() []string { return summaryLines(o.Companie
 func (o searchCompaniesOutput) Cut(n, bound int) tools.List {
 	o.Companies, o.Truncated, o.NextCursor = o.Companies[:n], true, o.at.After(n)
 	o.Note = tools.JoinNotes(o.before, fmt.Sprintf("Showing %d of %s companies, %s; for the rest, call again with the same arguments "+
-		"and cursor set to next_cursor (ids_only fits more in an answer).", n, tools.Count(o.Total, o.atLeast), cutNote(bound)), o.after)
+		"and cursor set to next_cursor (fields or ids_only fit more in an answer).", n, tools.Count(o.Total, o.AtLeast), cutNote(bound)), o.after)
 	return o
 }
 
@@ -61,22 +68,28 @@ var searchCompaniesFacts = tools.Facts{
 var _ = registry.Add(searchCompaniesFacts, func(d Deps) tools.Tool { return NewSearchCompanies(d.Reader, d.Vocabulary) })
 
 // NewSearchCompanies returns the search_companies tool: keyword search with
-// country, category, employee-count and founding-year filters. Contract: at
-// least a query or one filter; the employee and year bounds are inclusive
-// (founded_after 2010 includes 2010) and a min above its max is refused before
-// any backend call; limit 1-100 (default 20); the country is normalised to
-// the backend's facet form ("US" → "countries;United States") and an unknown
-// one is refused with close matches; categories are checked against the
-// filter vocabulary v (a difference of case is corrected and noted, anything
-// else refused with up to five close matches) before any search; a real
-// country the data has no company in is an empty answer saying what the data
-// covers, not an error. Pagination by opaque cursor; total always given.
+// country, category, employee-count and founding-year filters, exclusions,
+// an order, a projection and an exact count. Contract: at least a query or
+// one filter; the employee and year bounds are inclusive (founded_after 2010
+// includes 2010) and a min above its max is refused before any backend call;
+// limit 1-100 (default 20); countries (one, or several separated by commas)
+// are normalised to the backend's facet form ("US" → "countries;United
+// States") and an unknown one is refused with close matches; categories are
+// checked against the filter vocabulary v (a difference of case is corrected
+// and noted, anything else refused with up to five close matches) before any
+// search; a real country the data has no company in is left out and noted,
+// and a search of only such countries is an empty answer saying what the
+// data covers, not an error. total_is_lower_bound says the total is where
+// counting stopped; count_only answers the exact total and no rows.
+// applied_filters names every constraint applied, not_applied every one the
+// backend could not apply (exclusions, sort and exact count on the original
+// schema), which the answer then does without. Pagination by opaque cursor.
 func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
 		Facts: searchCompaniesFacts,
 		Title: "Search companies",
-		Description: "Find companies by keywords, filters or both. " +
-			"All query words must match (no OR): name, description, categories, city. " +
+		Description: "Find companies by keywords (all must match), filters or both. " +
+			"N largest: sort+limit. Ask only the fields you need. How many: count_only. " +
 			"Profiles: get_company; plain English: ai_search.",
 		Hints:    readHints,
 		NextStep: filtersNextStep,
@@ -88,9 +101,9 @@ func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 
 func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searchCompaniesInput) (searchCompaniesOutput, error) {
 	bounds := searchBounds(in)
-	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && !bounds.Ranged() {
+	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && !bounds.Ranged() && in.ExclCntry == "" && len(in.ExclCats) == 0 {
 		return searchCompaniesOutput{}, tools.Invalid("query",
-			"give a query or at least one filter (country, categories, employees or founding year); an unfiltered search returns arbitrary companies")
+			"give a query or at least one filter (country, categories, exclusions, employees or founding year); an unfiltered search returns arbitrary companies")
 	}
 	if in.MaxEmp != 0 && in.MinEmp > in.MaxEmp {
 		return searchCompaniesOutput{}, tools.Invalid("min_employees",
@@ -100,6 +113,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 		return searchCompaniesOutput{}, tools.Invalid("founded_after",
 			fmt.Sprintf("founded_after %d is later than founded_before %d; both years are inclusive, so give after ≤ before", in.FoundedGE, in.FoundedLE))
 	}
+	if in.IDsOnly && len(in.Fields) > 0 {
+		return searchCompaniesOutput{}, tools.Invalid("fields", "give fields or ids_only, not both: ids_only is fields left empty")
+	}
 	at, err := tools.ParseCursor(in.Cursor)
 	if err == nil {
 		err = at.Fits(in.Limit)
@@ -107,42 +123,77 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	if err != nil {
 		return searchCompaniesOutput{}, err
 	}
-	var notes []string
-	filters := []string{}
-	var want *country.Country
-	if in.Country != "" {
-		c, ok := country.Lookup(in.Country)
-		if !ok {
-			return searchCompaniesOutput{}, unknownCountry(in.Country)
-		}
-		want = &c
-		filters = append(filters, c.Facet())
-		if !strings.EqualFold(in.Country, c.Name) {
-			notes = append(notes, fmt.Sprintf("Country %q was read as %s.", in.Country, c.Name))
-		}
+	want, notes, bad := readCountries("country", in.Country)
+	if bad != nil {
+		return searchCompaniesOutput{}, bad
 	}
+	unwanted, exclNotes, bad := readCountries("exclude_countries", in.ExclCntry)
+	if bad != nil {
+		return searchCompaniesOutput{}, bad
+	}
+	notes = append(notes, exclNotes...)
 	var voc *query.Vocabulary
-	if want != nil || len(in.Categories) > 0 {
+	if len(want) > 0 || len(unwanted) > 0 || len(in.Categories) > 0 || len(in.ExclCats) > 0 {
 		var unread string
 		voc, unread = readVocabulary(ctx, v)
 		notes = append(notes, unread)
 	}
 	categories, catNotes, refused := matchCategories(in.Categories, voc)
+	exclCats, exclCatNotes, exclRefused := matchCategories(in.ExclCats, voc)
+	for _, f := range exclRefused {
+		f.Field = "exclude_categories"
+		refused = append(refused, f)
+	}
 	if len(refused) > 0 {
 		return searchCompaniesOutput{}, tools.InvalidFields(refused)
 	}
 	notes = append(notes, catNotes...)
+	notes = append(notes, exclCatNotes...)
+
+	filters, absent := facets(want, voc)
+	filters = append([]string{}, filters...) // sent as [], never null
+	// A country without companies is applied too: it is why none of its
+	// companies are listed.
+	var applied []string
+	for _, c := range want {
+		applied = append(applied, c.Facet())
+	}
 	for _, cat := range categories {
 		filters = append(filters, "categories;"+cat)
+		applied = append(applied, "categories;"+cat)
 	}
-	if voc != nil && want != nil && !covers(voc, *want) {
-		// Nothing to ask the backend: it would refuse a country it has no
-		// company in, and "invalid" would mislead about a real country.
-		notes = append(notes, notCoveredNote(*want, voc))
-		return searchCompaniesOutput{Companies: []tools.Summary{}, AppliedFilters: filters, Note: tools.JoinNotes(notes...)}, nil
+	// A country without companies has none to leave out: excluding it is
+	// applied by not sending it, which the backend would refuse.
+	exclude, _ := facets(unwanted, voc)
+	for _, cat := range exclCats {
+		exclude = append(exclude, "categories;"+cat)
+	}
+	for _, c := range unwanted {
+		applied = append(applied, "not "+c.Facet())
+	}
+	for _, cat := range exclCats {
+		applied = append(applied, "not categories;"+cat)
+	}
+	keyword, ranges, refined := constraints(in)
+	applied = append(append(keyword, applied...), ranges...)
+
+	if len(absent) > 0 {
+		notes = append(notes, notCoveredNote(absent, voc, len(filters) > 0))
+		if len(want) == len(absent) {
+			// Nothing to ask the backend: it would refuse a country it
+			// has no company in, and "invalid" would mislead about a
+			// real country.
+			return searchCompaniesOutput{Companies: []tools.Summary{}, AppliedFilters: append(applied, refined...),
+				Note: tools.JoinNotes(notes...)}, nil
+		}
 	}
 
-	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &in.Limit, at.Token)
+	bounds.Exclude, bounds.Sort, bounds.ExactCount = exclude, sortArg[in.Sort], in.CountOnly
+	limit := in.Limit
+	if in.CountOnly {
+		limit, at = 1, tools.Position{}
+	}
+	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &limit, at.Token)
 	if errors.Is(err, query.ErrBoundsUnsupported) {
 		return searchCompaniesOutput{}, boundsUnsupported(in)
 	}
@@ -150,22 +201,65 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	if err != nil {
 		return searchCompaniesOutput{}, err
 	}
-	items := page.Items[min(at.Skip, len(page.Items)):]
-	out := searchCompaniesOutput{
-		Companies:      summariesFrom(items, detail(in.IDsOnly)),
-		Total:          page.Total,
-		NextCursor:     at.Next(page.NextToken),
-		AppliedFilters: filters,
-		at:             at,
-		atLeast:        page.TotalIsLowerBound,
-		before:         tools.JoinNotes(notes...),
+	var notApplied []string
+	if bounds.Refined() && searchTakesNoBounds(r) {
+		for _, c := range unwanted {
+			notApplied = append(notApplied, "not "+c.Facet())
+		}
+		for _, cat := range exclCats {
+			notApplied = append(notApplied, "not categories;"+cat)
+		}
+		notApplied = append(notApplied, refined...)
+		applied = slices.DeleteFunc(applied, func(a string) bool { return strings.HasPrefix(a, "not ") })
+	} else {
+		applied = append(applied, refined...)
 	}
+	out := searchCompaniesOutput{
+		Companies:      []tools.Summary{},
+		Total:          page.Total,
+		AtLeast:        page.TotalIsLowerBound,
+		AppliedFilters: applied,
+		NotApplied:     notApplied,
+		at:             at,
+		before:         tools.JoinNotes(tools.JoinNotes(notes...), notAppliedNote(notApplied)),
+	}
+	if in.CountOnly {
+		out.after = partial.Note()
+		out.Note = tools.JoinNotes(out.before, countNote(out.Total, out.AtLeast), out.after)
+		return out, nil
+	}
+	items := page.Items[min(at.Skip, len(page.Items)):]
+	out.Companies = project(summariesFrom(items, detail(in.IDsOnly)), in.Fields)
+	out.NextCursor = at.Next(page.NextToken)
 	if out.Total == 0 && len(filters) > 0 {
 		out.after = emptyNote(voc, want, categories)
 	}
+	if out.AtLeast {
+		out.after = tools.JoinNotes(out.after, exactCountHint)
+	}
 	out.after = tools.JoinNotes(out.after, partial.Note())
-	out.Note = tools.JoinNotes(out.before, tools.SearchPageNote(len(out.Companies), out.Total, out.atLeast, out.NextCursor, "companies"), out.after)
+	out.Note = tools.JoinNotes(out.before, tools.SearchPageNote(len(out.Companies), out.Total, out.AtLeast, out.NextCursor, "companies"), out.after)
 	return out, nil
+}
+
+// project keeps the fields asked for; none asked for keeps the summary.
+func project(s []tools.Summary, fields []string) []tools.Summary {
+	if len(fields) == 0 {
+		return s
+	}
+	cols := tools.ParseColumns(fields)
+	for i := range s {
+		s[i] = s[i].Project(cols)
+	}
+	return s
+}
+
+// countNote states a count_only answer.
+func countNote(total int, atLeast bool) string {
+	if atLeast {
+		return fmt.Sprintf("At least %d companies match; this data API could not count them exactly.", total)
+	}
+	return fmt.Sprintf("Exactly %d companies match (count_only: no rows).", total)
 }
 
 // searchBounds turns the range arguments into the backend's bounds; 0 is an
@@ -224,7 +318,7 @@ func boundsUnsupported(in searchCompaniesInput) *tools.Error {
 
 // unknownCountry refuses a country that could not be read, with close
 // matches.
-func unknownCountry(s string) *tools.Error {
+func unknownCountry(field, s string) *tools.Error {
 	problem := fmt.Sprintf("unknown country %q; give an ISO code (\"US\", \"DEU\") or an English name", tools.Excerpt(s))
 	near := country.Suggest(s, 3)
 	var names []string
@@ -237,5 +331,5 @@ func unknownCountry(s string) *tools.Error {
 		problem += "; did you mean " + strings.Join(labels, ", ") + "?"
 	}
 	problem += " " + FiltersURI + " lists the countries the data covers"
-	return tools.InvalidFields([]tools.FieldError{{Field: "country", Problem: problem, DidYouMean: names}})
+	return tools.InvalidFields([]tools.FieldError{{Field: field, Problem: problem, DidYouMean: names}})
 }

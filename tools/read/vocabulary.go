@@ -88,10 +88,11 @@ func covers(voc *query.Vocabulary, c country.Country) bool {
 // maxCountriesNamed bounds the countries a note names; the resource has all.
 const maxCountriesNamed = 10
 
-// notCoveredNote says that a real country has no companies in the data, and
+// notCoveredNote says that real countries have no companies in the data, and
 // what the data does cover, so that a model does not read the empty answer
-// as a wrong argument.
-func notCoveredNote(c country.Country, voc *query.Vocabulary) string {
+// as a wrong argument; searched says the other countries asked for were
+// searched without them.
+func notCoveredNote(cs []country.Country, voc *query.Vocabulary, searched bool) string {
 	named := make([]string, 0, maxCountriesNamed)
 	for _, f := range voc.Countries[:min(maxCountriesNamed, len(voc.Countries))] {
 		named = append(named, fmt.Sprintf("%s (%d)", f.Value, f.Count))
@@ -100,18 +101,26 @@ func notCoveredNote(c country.Country, voc *query.Vocabulary) string {
 	if len(voc.Countries) > len(named) {
 		more = ", …"
 	}
-	return fmt.Sprintf("No company in the data is in %s: it is a real country, but the data covers %d countries, the most common %s%s. "+
-		"%s lists them all with counts.", c.Name, len(voc.Countries), strings.Join(named, ", "), more, FiltersURI)
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	also := ""
+	if searched {
+		also = " The other countries were searched."
+	}
+	return fmt.Sprintf("No company in the data is in %s: a real country, but the data covers %d countries, the most common %s%s. "+
+		"%s lists them all with counts.%s", strings.Join(names, " or "), len(voc.Countries), strings.Join(named, ", "), more, FiltersURI, also)
 }
 
 // emptyNote explains a search that matched nothing although each filter
 // names values the data has: it is the combination that is empty.
-func emptyNote(voc *query.Vocabulary, c *country.Country, categories []string) string {
+func emptyNote(voc *query.Vocabulary, cs []country.Country, categories []string) string {
 	if voc == nil {
 		return "The values " + FiltersURI + " lists, with how many companies carry each, show what the data covers."
 	}
 	var parts []string
-	if c != nil {
+	for _, c := range cs {
 		for _, f := range voc.Countries {
 			if f.Code != nil && *f.Code == c.Alpha2 {
 				parts = append(parts, fmt.Sprintf("%s %d", f.Value, f.Count))
