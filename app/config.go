@@ -52,6 +52,8 @@ type Config struct {
 	ErrorClasses tools.ErrorClasses
 	// HTTP configures the HTTP service (--http and the flags beside it).
 	HTTP HTTPConfig
+	// Confirm is how writes are confirmed by a person (config_confirm.go).
+	Confirm ConfirmConfig
 }
 
 // repeated is a flag that may be given several times.
@@ -98,6 +100,7 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
 	version := fs.Bool("version", false, "print the version, the VCS revision, whether the tree was modified and the catalogue hash, then exit")
 	finishHTTP := httpFlags(fs, &c.HTTP, getenv)
+	finishConfirm := confirmFlags(fs, &c.Confirm, getenv)
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -135,6 +138,12 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 		return c, err
 	}
 	if err := validateHTTP(&c); err != nil {
+		return c, err
+	}
+	if err := finishConfirm(); err != nil {
+		return c, err
+	}
+	if err := c.checkConfirm(); err != nil {
 		return c, err
 	}
 	return c, c.check(getenv)

@@ -35,6 +35,8 @@ var Environment = []EnvVar{
 	{"MCP_EXCHANGE_CLIENT_ID, MCP_EXCHANGE_CLIENT_SECRET", "the client the server authenticates to the issuer with for token exchange"},
 	{"MCP_EXCHANGE_AUDIENCE", "the backend's audience exchanged tokens are issued for (AppSync's OIDC client id)"},
 	{"MCP_EXCHANGE_TOKEN_URL", "the token endpoint for exchange (default: the issuer's, from its metadata)"},
+	{"CONFIRM_WRITES", "off, ask or required: a person confirms each write, as --confirm-writes"},
+	{"CONFIRM_STATE_KEY", "base64 of 32 random bytes (or file:PATH) sealing pending confirmations, shared by replicas, as --confirm-state-key"},
 	{"MCP_MAX_ANSWER_BYTES", "the most bytes one tool answer may carry, as --max-answer-bytes"},
 	{"LOG_FORMAT", "text or json, as --log-format"},
 	{"LOG_LEVEL", "debug, info, warn or error, as --log-level"},

@@ -53,7 +53,8 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 
 	m := metrics.New(ToolNames())
 	a := assembly{transport: "http", upstream: m.Backend(b.src.Transport), observe: m.ObserveCall, hooks: m.Hooks(),
-		onReport: []func(context.Context, feedback.Report){func(context.Context, feedback.Report) { m.CountMissingCapability() }}}
+		onReport:  []func(context.Context, feedback.Report){func(context.Context, feedback.Report) { m.CountMissingCapability() }},
+		onConfirm: m.ObserveConfirmation}
 	var users *resource.Authenticator
 	if h.OAuth() {
 		if users, err = newAuthenticator(ctx, cfg, logger, b, publicURL); err != nil {

@@ -80,6 +80,8 @@ type backendConn struct {
 	// limiter holds the rate limits, shared by every request and user.
 	limiter      Limiter
 	closeLimiter func()
+	// closeConfirm releases the confirmation step's store (confirm.go).
+	closeConfirm func()
 	// tracing is nil when tracing is off; the GraphQL client and both
 	// transports' edges check it once per request.
 	tracing *telemetry.Tracing
@@ -160,6 +162,9 @@ func (b *backendConn) openLimiter(ctx context.Context, cfg Config, logger *slog.
 
 // Close releases the rate limiter and stops the embedded backend, if any.
 func (b *backendConn) Close() {
+	if b.closeConfirm != nil {
+		b.closeConfirm()
+	}
 	if b.closeLimiter != nil {
 		b.closeLimiter()
 	}
@@ -183,6 +188,8 @@ type assembly struct {
 	// onReport, when set, is told of each report_missing_capability report
 	// after its log record (metrics); tracing adds its own (reportObservers).
 	onReport []func(context.Context, feedback.Report)
+	// onConfirm, when set, counts each write's confirmation (metrics).
+	onConfirm func(ctx context.Context, tool, outcome string)
 }
 
 // assemble builds the MCP server both transports serve: the same tools,
@@ -192,6 +199,8 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 	if b.tracing != nil {
 		client.SetTracer(b.tracing.Tracer())
 	}
+	confirm, closeConfirm := newConfirmation(cfg, logger, a.onConfirm)
+	b.closeConfirm = closeConfirm
 	s, counts := NewMCPServer(Parts{
 		Reader:       query.NewReader(client, query.WithLogger(logger)),
 		Writer:       mutation.NewWriter(client),
@@ -208,6 +217,7 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 			CallTimeout:      cfg.Timeout + 5*time.Second,
 			AnswerBound:      cfg.MaxAnswerBytes,
 			Observe:          observeCalls(a.observe, b.tracing),
+			Confirm:          confirm,
 		},
 		Transport:      a.transport,
 		Auth:           b.id.Status,

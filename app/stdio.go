@@ -13,6 +13,7 @@ import (
 
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/tools"
 )
 
 // maxConcurrentCalls bounds the requests served at once on stdio; more wait
@@ -91,7 +92,15 @@ var (
 	_ server.SessionWithClientInfo      = (*stdioSession)(nil)
 	_ server.SessionWithProtocolVersion = (*stdioSession)(nil)
 	_ server.SessionWithElicitation     = (*stdioSession)(nil)
+	_ tools.Elicitor                    = (*stdioSession)(nil)
 )
+
+// CanElicit reports whether the client declared elicitation at initialize:
+// the write tools then ask its user to confirm within the call
+// (tools.Elicitor).
+func (s *stdioSession) CanElicit() bool {
+	return s.edge != nil && s.GetClientCapabilities().Elicitation != nil
+}
 
 // RequestElicitation asks the client to ask its user (elicitation/create)
 // and waits for the answer, within the edge's deadline. mcp-go calls it for

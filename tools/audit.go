@@ -25,12 +25,21 @@ type record struct {
 	resultBytes int
 	touched     Touched
 	err         *Error
+	// confirmed says how a write was confirmed (confirm.go): "user", "not
+	// asked", "declined", or "asked" when the answer is a question; empty
+	// for reads and dry runs. answer is what a decline was (decline or
+	// cancel), previewHash the sha256 of the question the person saw.
+	confirmed, answer, previewHash string
 }
 
-// outcome is "ok" or the failure's class.
+// outcome is "ok", the failure's class, or "input_required" for a call
+// answered with a question to the person.
 func (r *record) outcome() string {
 	if r.err != nil {
 		return string(r.err.Class)
+	}
+	if r.confirmed == "asked" {
+		return "input_required"
 	}
 	return "ok"
 }
@@ -38,7 +47,7 @@ func (r *record) outcome() string {
 // audit writes one structured line per call: info for success, warn for a
 // refusal the caller caused, error for backend and server faults.
 func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) {
-	outcome, level := "ok", slog.LevelInfo
+	outcome, level := r.outcome(), slog.LevelInfo
 	attrs := []slog.Attr{
 		slog.String("tool", r.tool),
 		slog.String("caller", r.caller.ID),
@@ -51,7 +60,7 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 		attrs = append(attrs, slog.String("client", r.caller.Client))
 	}
 	if r.err != nil {
-		outcome, level = string(r.err.Class), levelFor(r.err.Class)
+		level = levelFor(r.err.Class)
 	}
 	attrs = append(attrs,
 		slog.String("outcome", outcome),
@@ -71,6 +80,15 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 		if level == slog.LevelError && r.err.Err != nil {
 			// The operator's view may hold the Go error; the caller's never does.
 			attrs = append(attrs, slog.String("detail", r.err.Err.Error()))
+		}
+	}
+	if r.confirmed != "" {
+		attrs = append(attrs, slog.String("confirmed", r.confirmed))
+		if r.answer != "" {
+			attrs = append(attrs, slog.String("answer", r.answer))
+		}
+		if r.previewHash != "" {
+			attrs = append(attrs, slog.String("preview_sha256", r.previewHash))
 		}
 	}
 	attrs = append(attrs, r.touched.attrs()...)
@@ -95,6 +113,11 @@ var refusals = map[Class]bool{
 	RateLimited:       true, // ours or the backend's throttle: wait and retry
 	NotFound:          true,
 	Forbidden:         true, // the caller's token or identity may not do this
+	// The person said no, the client cannot ask, or the state it sent back
+	// was refused: the caller's side, and nothing was written.
+	DeclinedClass:        true,
+	ConfirmationRequired: true,
+	ConfirmationInvalid:  true,
 }
 
 // levelFor is the level of a failed call's record (see refusals).

@@ -75,6 +75,9 @@ func TestRecordLevelIsWarningForRefusalsAndErrorForFaults(t *testing.T) {
 		BackendUnreachable:    slog.LevelError,
 		BackendError:          slog.LevelError, // also every internal fault
 		LimitStoreUnavailable: slog.LevelError,
+		DeclinedClass:         slog.LevelWarn, // the person said no: nothing was written
+		ConfirmationRequired:  slog.LevelWarn, // the client cannot ask, or no answer came
+		ConfirmationInvalid:   slog.LevelWarn, // the client sent back a state we refuse
 	}
 	for _, c := range declaredClasses(t) {
 		level, ok := want[c]

@@ -58,6 +58,9 @@ type Runtime struct {
 	// outcome ("ok" or the error class) and how long it took. Metrics hang
 	// here, so that they count exactly what the audit record says.
 	Observe func(ctx context.Context, tool, outcome string, d time.Duration)
+	// Confirm, when on, puts each write to the person at the keyboard
+	// first (confirm.go); nil or ConfirmOff writes without asking.
+	Confirm *Confirmation
 }
 
 // ServerTool binds t to the runtime: the result is what mcp-go serves.
@@ -66,7 +69,8 @@ func (rt *Runtime) ServerTool(t Tool) server.ServerTool {
 }
 
 // handler is the one place where the order of checks lives:
-// arguments, gate, rate limit, backend call with a deadline, result.
+// arguments, gate, the person's confirmation of a write, rate limit,
+// backend call with a deadline, result.
 func (rt *Runtime) handler(t Tool) server.ToolHandlerFunc {
 	now := rt.Now
 	if now == nil {
@@ -108,8 +112,16 @@ func (rt *Runtime) call(ctx context.Context, t Tool, req mcp.CallToolRequest, ti
 			return rt.fail(t, rec, Classifier{Classes: rt.ErrorClasses, AuthMethod: caller.AuthMethod}.Classify(err))
 		}
 	}
+	dry := t.dryRun != nil && t.dryRun(d.in)
+	if !dry && t.confirmed() {
+		if !rt.Confirm.on() {
+			rec.confirmed = NotAsked
+		} else if res := rt.confirm(ctx, t, req, d, caller, timeout, rec); res != nil {
+			return res
+		}
+	}
 	spent := false
-	if t.dryRun != nil && t.dryRun(d.in) {
+	if dry {
 		ctx = withBudget(ctx, rt.budget(ctx, t.def.Name, caller.ID))
 	} else if rt.Limiter != nil {
 		dec, err := rt.Limiter.Allow(ctx, t.def.Name, caller.ID)

@@ -25,6 +25,9 @@ type addToCollectionOutput struct {
 	DuplicatesDropped []string         `json:"duplicates_dropped"`
 	DryRun            bool             `json:"dry_run,omitempty"`
 	Note              string           `json:"note,omitempty"`
+	// names are the companies' names a dry run found, for the person who
+	// confirms the write (Preview); never sent to the model.
+	names map[string]string
 }
 
 // Touched names the collection and the companies added to it, for the

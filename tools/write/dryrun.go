@@ -69,6 +69,7 @@ func dryAddToCollection(ctx context.Context, d Deps, collectionID string, ids, d
 	limit := 100
 	var next *string
 	present := map[string]bool{}
+	names := map[string]string{}
 	var col tools.Collection
 	for range maxDryRunPages {
 		page, err := l.GetCollectionItems(ctx, collectionID, &limit, next)
@@ -78,13 +79,14 @@ func dryAddToCollection(ctx context.Context, d Deps, collectionID string, ids, d
 		col = tools.CollectionFrom(&page.Collection)
 		for _, it := range page.Items {
 			present[it.Company.Id] = true
+			names[it.Company.Id] = it.Company.Name
 		}
 		if page.NextToken == nil || *page.NextToken == "" {
 			break
 		}
 		next = page.NextToken
 	}
-	out := addToCollectionOutput{Collection: col, Added: []string{}, AlreadyPresent: []string{}, NotFound: []string{}, DuplicatesDropped: nonNil(dropped), DryRun: true}
+	out := addToCollectionOutput{Collection: col, Added: []string{}, AlreadyPresent: []string{}, NotFound: []string{}, DuplicatesDropped: nonNil(dropped), DryRun: true, names: names}
 	var rest []string
 	for _, id := range ids {
 		if present[id] {
@@ -101,6 +103,7 @@ func dryAddToCollection(ctx context.Context, d Deps, collectionID string, ids, d
 		for i, id := range rest {
 			if i < len(found) && found[i] != nil {
 				out.Added = append(out.Added, id)
+				names[id] = found[i].Name
 			} else {
 				out.NotFound = append(out.NotFound, id)
 			}
@@ -125,6 +128,6 @@ func dryRequestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscov
 		return requestEmailDiscoveryOutput{}, tools.NotFoundf("no company has id %q; the call would fail. Find ids with search_companies", tools.Excerpt(in.CompanyID))
 	}
 	roles := slices.Clone(nonNil(in.Roles))
-	return requestEmailDiscoveryOutput{DryRun: true, Job: emailDiscoveryJob{CompanyID: in.CompanyID, Roles: roles, Status: "NOT_STARTED", Contacts: []tools.Contact{}},
+	return requestEmailDiscoveryOutput{DryRun: true, company: found[0].Name, Job: emailDiscoveryJob{CompanyID: in.CompanyID, Roles: roles, Status: "NOT_STARTED", Contacts: []tools.Contact{}},
 		Note: tools.JoinNotes(dryRunNote, fmt.Sprintf("The call would start an email-discovery job at %s. %s", found[0].Name, tools.BudgetFrom(ctx)))}, nil
 }

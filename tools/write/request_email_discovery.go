@@ -28,6 +28,9 @@ type requestEmailDiscoveryOutput struct {
 	Job    emailDiscoveryJob `json:"job"`
 	DryRun bool              `json:"dry_run,omitempty"`
 	Note   string            `json:"note,omitempty"`
+	// company is the company's name a dry run found, for the person who
+	// confirms the job (Preview).
+	company string
 }
 
 // Touched names the job started and the company it searches, whose

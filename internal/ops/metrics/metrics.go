@@ -52,6 +52,7 @@ type Metrics struct {
 	cache      *prom.CounterVec
 	backend    *prom.HistogramVec
 	missing    *prom.Counter
+	confirms   *prom.CounterVec
 }
 
 // New registers the families; tools are the tool names labelled by name.
@@ -79,6 +80,10 @@ func New(tools []string) *Metrics {
 		"graphql_operation_name", "http_response_status_code", "error_type")
 	m.missing = m.reg.NewCounterVec("companyintel_missing_capability_reports_total",
 		"Needs no tool met, reported by a model with report_missing_capability (--feedback-tool); what was wanted is in the log.").With()
+	m.confirms = m.reg.NewCounterVec("companyintel_write_confirmations_total",
+		"Writes put to the person (--confirm-writes), by tool and outcome: accepted, declined, cancelled, asked (a 2026-07-28 question sent), "+
+			"not_asked (the client cannot ask; written under ask), refused (it cannot ask; refused under required), unanswered, invalid (a refused requestState), preview_err.",
+		"gen_ai_tool_name", "outcome")
 	m.reg.Func(goFamilies)
 	m.reg.Func(processFamilies)
 	return m
@@ -94,6 +99,13 @@ func (m *Metrics) ObserveCall(_ context.Context, tool, outcome string, _ time.Du
 	if outcome == "rate_limited" {
 		m.refusals.With(tool).Inc()
 	}
+}
+
+// ObserveConfirmation counts one write's confirmation step
+// (tools.Confirmation.Observe). The outcomes are the pipeline's own, a
+// fixed set.
+func (m *Metrics) ObserveConfirmation(_ context.Context, tool, outcome string) {
+	m.confirms.With(m.tool(tool), outcome).Inc()
 }
 
 // CountMissingCapability counts one report of a need no tool met. It has no

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/companyintel/mcp-server/internal/sealed"
+	"github.com/companyintel/mcp-server/mcphttp"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// ConfirmConfig is how writes are put to the person at the keyboard
+// (issue 25; tools/confirm.go).
+type ConfirmConfig struct {
+	// Mode is --confirm-writes (CONFIRM_WRITES): off, ask (the default)
+	// or required.
+	Mode tools.ConfirmMode
+	// Key seals the 2026-07-28 requestState (--confirm-state-key,
+	// CONFIRM_STATE_KEY: base64 of 32 bytes, or file:PATH). Nil when not
+	// given: a single process then makes its own.
+	Key *sealed.Key
+}
+
+// defaultConfirmMode is ask: a person whose client can ask is asked before
+// anything is written, and a client that cannot ask works as before (its
+// records say "not asked"), so turning writes on never breaks a client.
+// required is the operator's stricter choice; off is for unattended agents.
+const defaultConfirmMode = tools.ConfirmAsk
+
+// confirmFlags registers the confirmation flags; the func it returns reads
+// them after parsing.
+func confirmFlags(fs *flag.FlagSet, c *ConfirmConfig, getenv func(string) string) func() error {
+	mode := fs.String("confirm-writes", envOr(getenv("CONFIRM_WRITES"), string(defaultConfirmMode)),
+		"show the person each write's preview and write only on accept: off, ask (where the client can ask; the default) or required (refuse clients that cannot ask) (env CONFIRM_WRITES)")
+	key := fs.String("confirm-state-key", getenv("CONFIRM_STATE_KEY"),
+		"key sealing a pending confirmation so any replica can finish it: 32 random bytes in base64 (openssl rand -base64 32), or file:PATH; every replica needs the same (env CONFIRM_STATE_KEY)")
+	return func() error {
+		m, err := tools.ParseConfirmMode(*mode)
+		if err != nil {
+			return fmt.Errorf("--confirm-writes (CONFIRM_WRITES): %w", err)
+		}
+		c.Mode = m
+		if *key != "" {
+			// The key's text is never echoed: it is a secret.
+			if c.Key, err = sealed.ParseKey(*key); err != nil {
+				return fmt.Errorf("--confirm-state-key (CONFIRM_STATE_KEY): %w", err)
+			}
+		}
+		return nil
+	}
+}
+
+// checkConfirm refuses a shared HTTP service that would ask for
+// confirmations without a key its replicas share: each replica would make
+// its own, and a confirmation answered on another would be refused. One
+// process on loopback makes its own key.
+func (c Config) checkConfirm() error {
+	if c.HTTP.Addr == "" || c.Confirm.Mode == tools.ConfirmOff || !c.Mutations.Any() || c.Confirm.Key != nil {
+		return nil
+	}
+	if mcphttp.IsLoopbackAddr(c.HTTP.Addr) {
+		return nil
+	}
+	return fmt.Errorf("--confirm-writes=%s on a shared HTTP service needs --confirm-state-key (CONFIRM_STATE_KEY), the same on every replica, "+
+		"so that a write confirmed on one replica can be finished on another: generate one with openssl rand -base64 32, "+
+		"or set --confirm-writes=off", c.Confirm.Mode)
+}

@@ -1,0 +1,80 @@
+package write
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// What a person reads before a write is done (tools.Previewer): the dry
+// run's findings in a few plain lines, by name, with counts and what is
+// already there. The pipeline adds the cost against the caller's rate
+// limit and the choice.
+
+// maxNamed bounds the companies listed by name; the rest are counted.
+const maxNamed = 10
+
+// Preview says what create_collection would do.
+func (o createCollectionOutput) Preview() string {
+	if !o.Created {
+		return fmt.Sprintf("You already have a collection named %s (%s): nothing new would be created; it would be returned unchanged.",
+			strconv.Quote(o.Collection.Name), companies(o.Collection.ItemCount))
+	}
+	s := "Create a new, empty collection named " + strconv.Quote(o.Collection.Name)
+	if o.Collection.Description != "" {
+		s += ", described as " + strconv.Quote(o.Collection.Description)
+	}
+	return s + ". You have no collection of that name yet."
+}
+
+// Preview says what add_to_collection would do.
+func (o addToCollectionOutput) Preview() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Add %s to your collection %s (now %s):", companies(len(o.Added)), strconv.Quote(o.Collection.Name), companies(o.Collection.ItemCount))
+	o.list(&b, o.Added)
+	if n := len(o.AlreadyPresent); n > 0 {
+		fmt.Fprintf(&b, "\nAlready in it, left as they are: %d:", n)
+		o.list(&b, o.AlreadyPresent)
+	}
+	if n := len(o.NotFound); n > 0 {
+		fmt.Fprintf(&b, "\nNo company has these ids, so they would be skipped: %s.", strings.Join(o.NotFound, ", "))
+	}
+	return b.String()
+}
+
+// list writes up to maxNamed companies by name and id, and counts the rest.
+func (o addToCollectionOutput) list(b *strings.Builder, ids []string) {
+	for i, id := range ids {
+		if i == maxNamed {
+			fmt.Fprintf(b, "\n  … and %d more", len(ids)-maxNamed)
+			return
+		}
+		if name := o.names[id]; name != "" {
+			fmt.Fprintf(b, "\n  - %s (%s)", name, id)
+		} else {
+			fmt.Fprintf(b, "\n  - %s", id)
+		}
+	}
+}
+
+// Preview says what request_email_discovery would do.
+func (o requestEmailDiscoveryOutput) Preview() string {
+	roles := "its leadership roles (the default)"
+	if len(o.Job.Roles) > 0 {
+		roles = strings.Join(o.Job.Roles, ", ")
+	}
+	name := o.company
+	if name == "" {
+		name = o.Job.CompanyID
+	}
+	return fmt.Sprintf("Start an email-discovery job at %s (%s), looking for the work email addresses of: %s. "+
+		"Each job runs once it starts, and the contacts it finds are added to the company.", name, o.Job.CompanyID, roles)
+}
+
+// companies is "1 company" or "n companies".
+func companies(n int) string {
+	if n == 1 {
+		return "1 company"
+	}
+	return strconv.Itoa(n) + " companies"
+}
