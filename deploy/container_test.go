@@ -116,9 +116,9 @@ func TestImages(t *testing.T) {
 			t.Errorf("%s runs as %q, want the non-root 65532:65532", image, c.User)
 		}
 		for label, want := range map[string]string{
-			"org.opencontainers.image.revision":  r.commit,
-			"org.opencontainers.image.version":   "v" + r.version,
-			"org.opencontainers.image.source":    "https://github.com/companyintel/mcp-server",
+			"org.opencontainers.image.revision":   r.commit,
+			"org.opencontainers.image.version":    "v" + r.version,
+			"org.opencontainers.image.source":     "https://github.com/companyintel/mcp-server",
 			"io.modelcontextprotocol.server.name": serverJSON(t, r.src).Name,
 		} {
 			if c.Labels[label] != want {

@@ -197,7 +197,7 @@ func listAndSearch(t *testing.T, ctx context.Context, url string) []string {
 	var result struct {
 		IsError           bool `json:"isError"`
 		StructuredContent struct {
-			Total int `json:"total"`
+			Total     int `json:"total"`
 			Companies []struct {
 				ID   string `json:"id"`
 				Name string `json:"name"`
