@@ -224,7 +224,7 @@ type appsyncLocal struct{ endpoint, apiKey, issuer string }
 func startAppsyncLocal(t *testing.T, ctx context.Context, src string, args ...string) appsyncLocal {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "appsync-local")
-	run(t, ctx, src, nil, "go", "build", "-trimpath", "-o", bin, "./cmd/appsync-local")
+	run(t, ctx, src, []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-o", bin, "./cmd/appsync-local") // as the images: Go's cache has it
 	port := freePort(t)
 	b := appsyncLocal{endpoint: fmt.Sprintf("http://127.0.0.1:%d/graphql", port), apiKey: "deploy-test-key"}
 	data := t.TempDir()
