@@ -6,17 +6,20 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/mcphttp"
 )
 
-// edgeID is the id mcp-go sees in place of the client's: small, so its
-// decoder (float64) keeps it exact. A stateless POST carries one request,
-// so one value serves every request.
+// edgeID is the id mcp-go sees in place of a client's id it would not write
+// back as sent (keptByMCPGo): small, so its decoder (float64) keeps it
+// exact. A stateless POST carries one request, so one value serves every
+// request.
 var edgeID = json.RawMessage("1")
 
 // httpEdge gives HTTP the answers stdio gives, around mcp-go's Streamable
@@ -24,15 +27,16 @@ var edgeID = json.RawMessage("1")
 // Content-Type, MCP-Protocol-Version for 2025-11-25 and 2026-07-28, 202
 // for notifications, the HTTP status of a 2026-07-28 error).
 //
-// mcp-go reads the request's id through float64 and writes it back from
-// there, so this layer hands it edgeID instead and puts the client's id
-// back, byte for byte, in the answer (an application/json body, or the
-// answer event of a text/event-stream body; notifications and server
-// requests in the stream pass as they are). Error messages get the same
-// plain words as on stdio (plainError), and prompts/get its argument check
-// (-32602, where mcp-go says -32603). It must run after
-// mcphttp.ReadMessage, which has refused the frames jsonrpc.Parse refuses
-// and left the body in memory.
+// It reads the message mcphttp.ReadMessage parsed (and must run after it):
+// the body is not read or decoded again here. mcp-go reads the request's id
+// through float64 and writes a string id back HTML-escaped, so an id it
+// would not write back as sent is swapped for edgeID and put back, byte for
+// byte, in the answer (an application/json body, or the answer event of a
+// text/event-stream body; notifications and server requests in the stream
+// pass as they are). A result is passed on without being decoded, with
+// stdio's spelling of <, > and &; error messages get the same plain words
+// as on stdio (plainError), and prompts/get its argument check (-32602,
+// where mcp-go says -32603).
 //
 // With tracing on (tr not nil), this is also where each request's server
 // span starts and ends: the one place on HTTP where its method, id and
@@ -40,28 +44,30 @@ var edgeID = json.RawMessage("1")
 func httpEdge(s *server.MCPServer, tr *telemetry.Tracing, next http.Handler) http.Handler {
 	prompts := s.ListPrompts()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
+		msg, ok := mcphttp.MessageFrom(r.Context())
+		if r.Method != http.MethodPost || !ok || msg.Frame.Kind != jsonrpc.Request {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, "cannot read the request body", http.StatusBadRequest)
-			return
-		}
-		f, perr := jsonrpc.Parse(body)
-		if perr != nil || f.Kind != jsonrpc.Request {
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			next.ServeHTTP(w, r)
-			return
-		}
-		aw := &answerWriter{w: w, id: f.ID, method: f.Method, modern: isModern(r.Header, body)}
+		f := msg.Frame
+		aw := &answerWriter{w: w, id: f.ID, method: f.Method,
+			modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.MetaVersion)}
 		if f.Method == string(mcp.MethodPromptsGet) {
 			// Refused after mcp-go has applied the transport's rules, so a
 			// request they reject still gets their answer.
-			aw.refused = checkPromptArguments(prompts, body)
+			aw.refused = checkPromptArguments(prompts, f.Raw)
 		}
-		inner := f.WithID(edgeID)
+		// mcp-go reads an id through float64 and writes a string id back
+		// HTML-escaped: an id it would write back otherwise than sent is
+		// swapped for edgeID on the way in and back on the way out. Most
+		// ids (small integers, plain strings) pass as they are.
+		aw.sent = f.ID.Raw()
+		if !keptByMCPGo(aw.sent) {
+			inner := f.WithID(edgeID)
+			aw.sent = edgeID
+			r.Body = io.NopCloser(bytes.NewReader(inner))
+			r.ContentLength = int64(len(inner))
+		}
 		if tr != nil {
 			ctx, span := tr.StartServer(r.Context(), telemetry.Request{
 				Method: f.Method, ID: f.ID.Text(), Params: f.Params, Transport: telemetry.TCP,
@@ -70,25 +76,28 @@ func httpEdge(s *server.MCPServer, tr *telemetry.Tracing, next http.Handler) htt
 			r = r.WithContext(ctx)
 			defer func() { telemetry.Finish(span, aw.outcome()) }()
 		}
-		r.Body = io.NopCloser(bytes.NewReader(inner))
-		r.ContentLength = int64(len(inner))
 		next.ServeHTTP(aw, r)
 		aw.finish()
 	})
 }
 
-// isModern tells whether mcp-go serves the request as protocol 2026-07-28
-// or later, by the same two signs it reads: the header or params._meta.
-func isModern(h http.Header, body []byte) bool {
-	if mcp.IsModernProtocol(h.Get(mcp.HeaderProtocolVersion)) {
+// keptByMCPGo reports whether mcp-go writes the id back byte for byte: an
+// integer it holds exactly (as int64, through float64), or a string with no
+// escape and nothing json.Marshal would escape.
+func keptByMCPGo(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
+	if id[0] == '"' {
+		for _, c := range id[1 : len(id)-1] {
+			if c == '\\' || c == '<' || c == '>' || c == '&' || c < 0x20 || c >= 0x80 {
+				return false
+			}
+		}
 		return true
 	}
-	var m struct {
-		Params struct {
-			Meta *mcp.Meta `json:"_meta"`
-		} `json:"params"`
-	}
-	return json.Unmarshal(body, &m) == nil && mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion())
+	n, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil && n > -1<<53 && n < 1<<53 && strconv.FormatInt(n, 10) == string(id)
 }
 
 // answerWriter rewrites the answer mcp-go writes for one request. An
@@ -99,6 +108,7 @@ func isModern(h http.Header, body []byte) bool {
 type answerWriter struct {
 	w       http.ResponseWriter
 	id      jsonrpc.ID
+	sent    json.RawMessage // the id mcp-go was given: the client's, or edgeID
 	method  string
 	modern  bool
 	refused *jsonrpc.Error // prompts/get's argument check, when it failed
@@ -228,6 +238,14 @@ func (a *answerWriter) event(ev []byte) []byte {
 // id, and the error in stdio's words. It returns the answer's error code
 // (0 for a result) and whether msg was the answer.
 func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
+	// A result, the common answer, is read without decoding: mcp-go
+	// writes {"jsonrpc":"2.0","id":…,"result":…}, members in that order.
+	if a.refused == nil {
+		if rest, ok := bytes.CutPrefix(msg, a.resultPrefix()); ok && len(rest) > 0 && rest[len(rest)-1] == '}' {
+			a.seen = true
+			return jsonrpc.ResultReply(a.id, rest[:len(rest)-1]), 0, true
+		}
+	}
 	var m struct {
 		ID     json.RawMessage          `json:"id"`
 		Method *string                  `json:"method"`
@@ -239,7 +257,7 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	}
 	// null: mcp-go refused before reading the id; it still answers this
 	// request, whose id is known here.
-	if id := string(bytes.TrimSpace(m.ID)); id != string(edgeID) && id != "null" && id != "" {
+	if id := string(bytes.TrimSpace(m.ID)); id != string(a.sent) && id != "null" && id != "" {
 		return msg, 0, false
 	}
 	a.seen = true
@@ -256,6 +274,15 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 		return jsonrpc.ErrorReply(a.id, e), e.Code, true
 	}
 	return jsonrpc.ResultReply(a.id, m.Result), 0, true
+}
+
+// resultPrefix is how mcp-go's answer to this request begins when it is a
+// result.
+func (a *answerWriter) resultPrefix() []byte {
+	p := make([]byte, 0, 40+len(a.sent))
+	p = append(p, `{"jsonrpc":"2.0","id":`...)
+	p = append(p, a.sent...)
+	return append(p, `,"result":`...)
 }
 
 // modernStatus is the HTTP status protocol 2026-07-28 gives a JSON-RPC

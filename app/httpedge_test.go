@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/companyintel/mcp-server/jsonrpc"
 	"github.com/companyintel/mcp-server/mcphttp"
 )
 
@@ -112,4 +113,40 @@ func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
 data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":1}}`, events[0])
 	assert.Equal(t, `event: message
 data: {"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"content":[{"type":"text","text":"done"}]}}`, events[1])
+}
+
+// Each transport parses an incoming message once (jsonrpc.Parse, counted):
+// on HTTP the body cap, the frame rules, metrics, the scope check, tracing
+// and the hand-off to mcp-go all read the one parse ReadMessage made; on
+// stdio the read loop's parse is the one the handler serves. mcp-go's own
+// decode of the message is not counted: it is the one the edge exists to
+// feed.
+func TestEachTransportParsesAnIncomingMessageOnce(t *testing.T) {
+	s := newAuthStack(t)
+	call := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"get_company","arguments":{"id":"cmp_000001"}}}`
+	}
+
+	t.Run("http", func(t *testing.T) {
+		srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
+		require.NoError(t, err)
+		for _, id := range []string{"7", `"plain"`, "123456789012345678901234567890", `"<&>"`} {
+			before := jsonrpc.Parses()
+			resp := post(t, srv.base, call(id), map[string]string{"MCP-Protocol-Version": "2025-11-25"})
+			got := readBody(t, resp)
+			require.Equal(t, http.StatusOK, resp.StatusCode, got)
+			assert.True(t, strings.HasPrefix(got, `{"jsonrpc":"2.0","id":`+id+`,"result":{`), got)
+			assert.Equal(t, int64(1), jsonrpc.Parses()-before, "id %s", id)
+		}
+	})
+	t.Run("stdio", func(t *testing.T) {
+		r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+		require.NoError(t, err)
+		r.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		r.answer(1)
+		before := jsonrpc.Parses()
+		r.send(call("2"))
+		assert.Contains(t, r.answer(2), "result")
+		assert.Equal(t, int64(1), jsonrpc.Parses()-before)
+	})
 }

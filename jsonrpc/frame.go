@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -82,6 +83,14 @@ func (f Frame) WithID(id json.RawMessage) []byte {
 	return append(out, f.Raw[f.idEnd:]...)
 }
 
+// parses counts the messages Parse has read.
+var parses atomic.Int64
+
+// Parses returns how many messages Parse has read in this process. Tests
+// read it around one request to show that a transport parses each message
+// once, however many layers read it.
+func Parses() int64 { return parses.Load() }
+
 // members are the names JSON-RPC gives meaning to.
 var members = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 
@@ -90,6 +99,7 @@ var members = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 // zero), except when f.Kind is Notification: a notification is never
 // answered, so the caller drops it.
 func Parse(msg []byte) (f Frame, err *Error) {
+	parses.Add(1)
 	f.Raw = msg
 	f.Kind = Request // until the frame shows otherwise, a refusal is answered
 	if len(msg) > MaxFrame {

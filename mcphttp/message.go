@@ -26,6 +26,11 @@ type Message struct {
 	// MCP-Protocol-Version header, else the version a 2026-07-28 request
 	// carries in params._meta, else the one an initialize asks for.
 	ProtocolVersion string
+	// MetaVersion is the version params._meta names ("" for none).
+	MetaVersion string
+	// Frame is the message as jsonrpc.Parse read it, body included: the
+	// one parse of the body before mcp-go's.
+	Frame jsonrpc.Frame
 }
 
 type messageKey struct{}
@@ -40,15 +45,14 @@ func MessageFrom(ctx context.Context) (Message, bool) {
 // member is kept raw and read only when it is a string: a params member of
 // the wrong type is mcp-go's to refuse, in words the edge rewrites, not a
 // reason to refuse the whole body here.
-type wireMessage struct {
-	Method json.RawMessage `json:"method"`
-	Params json.RawMessage `json:"params"`
-}
-
 type wireParams struct {
 	Name            json.RawMessage `json:"name"`
 	ProtocolVersion json.RawMessage `json:"protocolVersion"`
 	Meta            json.RawMessage `json:"_meta"`
+}
+
+type wireMeta struct {
+	ProtocolVersion json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
 }
 
 // str is raw's value when it is a JSON string, else "".
@@ -88,22 +92,21 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 		}
 		// The same frame rules as on stdio: what mcp-go's decoder would
 		// read differently from the rules (a batch, "Method" for
-		// "method", a duplicate member) is answered here.
-		if reply, ok := jsonrpc.Check(body); !ok {
-			if reply == nil { // a notification or a client's response: nothing to answer
-				w.WriteHeader(http.StatusAccepted)
-				return
-			}
+		// "method", a duplicate member) is answered here. This is the
+		// one parse of the body before mcp-go's: everything after reads
+		// the Message it leaves in the request's context.
+		f, perr := jsonrpc.Parse(body)
+		switch {
+		case perr == nil && f.Kind == jsonrpc.Response, perr != nil && f.Kind == jsonrpc.Notification:
+			w.WriteHeader(http.StatusAccepted) // nothing to answer
+			return
+		case perr != nil:
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write(reply)
+			_, _ = w.Write(jsonrpc.ErrorReply(f.ID, perr))
 			return
 		}
-		msg, ok := parseMessage(body)
-		if !ok {
-			WriteJSONRPCError(w, http.StatusBadRequest, -32700, "Parse error: the body must be one JSON-RPC message (a JSON object)")
-			return
-		}
+		msg := messageOf(f)
 		msg.ProtocolVersion = firstNonEmpty(r.Header.Get("MCP-Protocol-Version"), msg.ProtocolVersion)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
@@ -111,30 +114,28 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 	})
 }
 
-func parseMessage(body []byte) (Message, bool) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return Message{}, false
-	}
-	var wm wireMessage
-	if err := json.Unmarshal(trimmed, &wm); err != nil {
-		return Message{}, false
-	}
-	m := Message{Method: str(wm.Method)}
+// messageOf reads what the edge needs from a frame's params: one decode of
+// params, none of the rest of the body.
+func messageOf(f jsonrpc.Frame) Message {
+	m := Message{Method: f.Method, Frame: f}
 	var p wireParams
-	if json.Unmarshal(wm.Params, &p) == nil {
-		if m.Method == "tools/call" {
-			m.Tool = str(p.Name)
-		}
-		var meta map[string]json.RawMessage
+	if f.Params == nil || json.Unmarshal(f.Params, &p) != nil {
+		return m
+	}
+	if m.Method == "tools/call" {
+		m.Tool = str(p.Name)
+	}
+	if len(p.Meta) > 0 && p.Meta[0] == '{' {
+		var meta wireMeta
 		if json.Unmarshal(p.Meta, &meta) == nil {
-			m.ProtocolVersion = str(meta["io.modelcontextprotocol/protocolVersion"])
-		}
-		if m.ProtocolVersion == "" && m.Method == "initialize" {
-			m.ProtocolVersion = str(p.ProtocolVersion)
+			m.MetaVersion = str(meta.ProtocolVersion)
 		}
 	}
-	return m, true
+	m.ProtocolVersion = m.MetaVersion
+	if m.ProtocolVersion == "" && m.Method == "initialize" {
+		m.ProtocolVersion = str(p.ProtocolVersion)
+	}
+	return m
 }
 
 func tooLarge(w http.ResponseWriter, max int64) {
