@@ -254,42 +254,66 @@ func TestChartRefusesInsecureValues(t *testing.T) {
 	}
 }
 
-// TestChartDeploymentStartsTheBinary renders the minimal install pointed at
+// TestChartDeploymentStartsTheBinary starts the binary with exactly the
+// rendered Deployment's command, args and environment (Secret references
+// resolved from a stand-in Secret, volume mounts from temporary
+// directories), listening on a free loopback port: it must become ready on
+// the readiness probe's path and answer a tokenless /mcp with the OAuth
+// challenge for the public URL. Two installs: the minimal values pointed at
 // an appsync-local on this machine (its OIDC issuer as the OAuth issuer),
-// and starts the release binary with exactly the rendered Deployment's
-// command, args and environment (Secret references resolved from a stand-in
-// Secret), listening on a free loopback port: it must become ready, and
-// /mcp must answer a tokenless request with the OAuth challenge for the
-// public URL.
+// run by the release binary; and the chart's defaults (the demo), run by the
+// demo binary.
 func TestChartDeploymentStartsTheBinary(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	root := moduleRoot(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "mcp-server")
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", "noembedded", "-o", bin, "./cmd/server")
-	build.Dir, build.Env = root, append(baseEnv(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	backend := startAppsyncLocal(t, ctx, root, "--oidc-user", "alice")
+	release, demo := filepath.Join(tmp, "mcp-server"), filepath.Join(tmp, "mcp-server-demo")
+	// As deploy/image/build builds them, so Go's cache serves both.
+	run(t, ctx, root, []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-tags", "noembedded", "-o", release, "./cmd/server")
+	run(t, ctx, root, []string{"CGO_ENABLED=0"}, "go", "build", "-trimpath", "-o", demo, "./cmd/server")
 
-	port := freePort(t)
-	manifest, err := render(loadChart(t), values(t, valuesFiles["minimal"], map[string]any{
-		"appsync": map[string]any{"endpoint": backend.endpoint},
-		"oauth":   map[string]any{"issuers": []any{backend.issuer}},
-		"http":    map[string]any{"listenHost": "127.0.0.1", "port": port},
-	}))
+	t.Run("minimal", func(t *testing.T) {
+		backend := startAppsyncLocal(t, ctx, root, "--oidc-user", "alice")
+		port := freePort(t)
+		startDeployment(t, ctx, release, values(t, valuesFiles["minimal"], map[string]any{
+			"appsync": map[string]any{"endpoint": backend.endpoint},
+			"oauth":   map[string]any{"issuers": []any{backend.issuer}},
+			"http":    map[string]any{"listenHost": "127.0.0.1", "port": port},
+		}), port, map[string]string{"company-intel-mcp/appsync-api-key": backend.apiKey}, "mcp.example.com", "https://mcp.example.com/")
+	})
+	t.Run("default", func(t *testing.T) {
+		port := freePort(t)
+		startDeployment(t, ctx, demo, values(t, "", map[string]any{
+			"embedded": map[string]any{"companies": 2000},
+			"http":     map[string]any{"listenHost": "127.0.0.1", "port": port},
+		}), port, nil, "127.0.0.1:8080", "http://127.0.0.1:8080/")
+	})
+}
+
+// startDeployment renders the chart with vals, runs bin as its Deployment
+// says, waits for the probes and checks the tokenless challenge sent with
+// Host host names the resource metadata under publicBase.
+func startDeployment(t *testing.T, ctx context.Context, bin string, vals map[string]any, port int, secrets map[string]string, host, publicBase string) {
+	t.Helper()
+	manifest, err := render(loadChart(t), vals)
 	if err != nil {
 		t.Fatalf("helm template: %v", err)
 	}
 	c := decodeStrict(t, manifest).deployment.Spec.Template.Spec.Containers[0]
-	secrets := map[string]string{"company-intel-mcp/appsync-api-key": backend.apiKey}
+	mounts := map[string]string{}
+	for _, m := range c.VolumeMounts {
+		mounts[m.MountPath] = t.TempDir()
+	}
 	env := []string{"HOME=/nonexistent"} // as in the image
 	for _, e := range c.Env {
 		switch {
 		case e.ValueFrom == nil:
-			env = append(env, e.Name+"="+e.Value)
+			v := e.Value
+			if dir, ok := mounts[v]; ok {
+				v = dir // a path on a volume: the volume here
+			}
+			env = append(env, e.Name+"="+v)
 		case e.ValueFrom.SecretKeyRef != nil:
 			ref := e.ValueFrom.SecretKeyRef
 			v, ok := secrets[ref.Name+"/"+ref.Key]
@@ -330,7 +354,7 @@ func TestChartDeploymentStartsTheBinary(t *testing.T) {
 		}
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	wait, stop := context.WithTimeout(ctx, 2*time.Minute)
+	wait, stop := context.WithTimeout(ctx, 3*time.Minute)
 	defer stop()
 	if err := waitReady(wait, base+c.ReadinessProbe.HTTPGet.Path, alive); err != nil {
 		t.Fatal(err)
@@ -339,10 +363,10 @@ func TestChartDeploymentStartsTheBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Through the balancer the Host is the public URL's.
+	// Through the balancer (or the port-forward) the Host is the public URL's.
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/mcp",
 		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-	req.Host = "mcp.example.com"
+	req.Host = host
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
@@ -351,7 +375,7 @@ func TestChartDeploymentStartsTheBinary(t *testing.T) {
 	}
 	resp.Body.Close()
 	challenge := resp.Header.Get("WWW-Authenticate")
-	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(challenge, "https://mcp.example.com/.well-known/oauth-protected-resource") {
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(challenge, publicBase+".well-known/oauth-protected-resource") {
 		t.Errorf("tokenless /mcp: %d %q; want 401 naming the public URL's resource metadata", resp.StatusCode, challenge)
 	}
 }

@@ -247,3 +247,31 @@ func waitListening(ctx context.Context, addr string, alive func() error) error {
 		}
 	}
 }
+
+// TestSourcesAreTracked reads every file of the checkout (but .git and
+// node_modules): what the images and binaries under test are built from. They are built by child processes (go build, podman),
+// which go test's result cache cannot see; files a test reads it does see,
+// so a change to any of them makes a cached result of this package stale
+// and its tests run again.
+func TestSourcesAreTracked(t *testing.T) {
+	root := moduleRoot(t)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			_, err = os.ReadFile(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
