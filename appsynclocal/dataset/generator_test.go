@@ -97,3 +97,14 @@ func TestContactsAreDeterministicAndUnderTheDomain(t *testing.T) {
 	assert.GreaterOrEqual(t, len(d), 1)
 	assert.LessOrEqual(t, len(d), 3)
 }
+
+// BenchmarkCompany measures generating one company, the cost a database
+// build pays per row (20,000 for the demo, 1,000,000 for benchmarks).
+func BenchmarkCompany(b *testing.B) {
+	g, err := dataset.New(1, 1_000_000)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		_ = g.Company(i % g.Len())
+	}
+}
