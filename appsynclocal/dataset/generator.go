@@ -8,12 +8,17 @@
 // Every domain is under the reserved .example TLD (RFC 2606), so no generated
 // address can reach a real organisation.
 //
-// The profiles hold together, as a user trying the demo will check: head
-// counts are heavy-tailed as in real catalogues and no larger than a
-// company's age at ReferenceDate allows; a company carries only related
-// categories, and its description states one offer of each, to customers
-// that fit, with its founding year and exact head count. rules_test.go
-// checks every rule over the whole default data set.
+// The generator models companies rather than sentences, so that a profile
+// passes as real to a sceptical reader: each company has one primary
+// business line (a Line of the taxonomy) and was founded in that line's era;
+// its other lines are of the same kind and in the same or an adjacent
+// industry; its head count is drawn for its age and industry (young
+// companies are small, large ones mostly old and in industries where large
+// firms exist); its name is built from its business and its country's
+// naming, and its description, in one of several shapes, states each line,
+// the founding year and the exact head count. rules_test.go checks every
+// rule over the whole default data set, and testdata/sample.txt is a sample a
+// person has read (see SampleProfiles).
 package dataset
 
 import (
@@ -28,7 +33,7 @@ import (
 
 // Version identifies the generator's output. Bump it whenever a change to this
 // package changes any generated value, so stored databases are rebuilt.
-const Version = 2
+const Version = 3
 
 // MaxCompanies bounds a data set's size.
 const MaxCompanies = 10_000_000
@@ -66,17 +71,21 @@ type Company struct {
 	Domain string
 	// Website is https://www.<Domain>.
 	Website string
-	// Description is two to four sentences about the company: one offer of
-	// each of its categories, its founding year and its exact head count.
+	// Description is two to five sentences about the company: one offer of
+	// each of its lines, its founding year and its exact head count.
 	Description string
 	// CountryCode is the ISO alpha-2 code of one of Countries.
 	CountryCode string
 	// City is one of the country's cities.
 	City string
-	// Categories are indexes into Categories, the first being the main one.
+	// Lines are the company's business lines, indexes into Lines, the
+	// first being the primary one.
+	Lines []int
+	// Categories are the industries of the lines, indexes into Categories,
+	// the primary line's first.
 	Categories []int
 	// Employees is the head count, 1 to 100,000, heavy-tailed (see
-	// sizeBands) and no more than the company's age allows (see MinAge).
+	// headCount) and no more than the company's age allows (see GrowthCap).
 	Employees int
 	// Founded is the founding year, EarliestFounded to LatestFounded.
 	Founded int
@@ -101,12 +110,11 @@ func (c Company) CategoryNames() []string {
 
 // Generator makes the companies of one data set.
 type Generator struct {
-	seed       int64
-	n          int
-	digits     int
-	countries  cumulative
-	cats       cumulative
-	catWeights []int
+	seed      int64
+	n         int
+	digits    int
+	countries cumulative
+	cats      cumulative
 }
 
 // New returns the generator of the n-company data set for seed.
@@ -119,12 +127,11 @@ func New(seed int64, n int) (*Generator, error) {
 		cw[i] = c.Weight
 	}
 	return &Generator{
-		seed:       seed,
-		n:          n,
-		digits:     max(minIDDigits, len(strconv.Itoa(n-1))),
-		countries:  newCumulative(cw),
-		cats:       newCumulative(categoryWeights()),
-		catWeights: categoryWeights(),
+		seed:      seed,
+		n:         n,
+		digits:    max(minIDDigits, len(strconv.Itoa(n-1))),
+		countries: newCumulative(cw),
+		cats:      newCumulative(categoryWeights()),
 	}, nil
 }
 
@@ -158,6 +165,11 @@ func (g *Generator) Num(id string) (int, bool) {
 }
 
 // Company returns company number num, which must be below Len.
+//
+// A company is drawn business first: its primary line (and with it its
+// industry), then a founding year in the line's era, then a head count that
+// fits its age and industry, then related lines of the same kind, then a
+// name built from the line, then a description.
 func (g *Generator) Company(num int) Company {
 	r := g.stream(uint64(num), 0)
 	c := Company{Num: num, ID: g.ID(num)}
@@ -165,72 +177,90 @@ func (g *Generator) Company(num int) Company {
 	country := Countries[g.countries.pick(r)]
 	c.CountryCode = country.Code
 	c.City = pickCity(r, country.Cities)
-	c.Employees = headCount(r)
-	c.Categories = g.pickCategories(r, c.Employees)
+	cat := g.cats.pick(r)
+	primary := linesOf[cat][r.IntN(len(linesOf[cat]))]
+	c.Founded = foundedYear(r, Lines[primary].Offer)
+	c.Employees = headCount(r, Age(c.Founded), Lines[primary].Offer)
+	c.Lines = pickLines(r, primary, c.Employees, Age(c.Founded))
+	for _, l := range c.Lines {
+		if k := Lines[l].Category; !slices.Contains(c.Categories, k) {
+			c.Categories = append(c.Categories, k)
+		}
+	}
 
-	main := Categories[c.Categories[0]]
-	base := companyName(r, main)
+	base := companyName(r, Lines[primary], c.Founded, country.Code)
 	c.Name = base
 	if suffix, ok := legalSuffixes[country.Code]; ok && r.IntN(10) < 3 {
 		c.Name = base + " " + suffix
 	}
 	c.Domain = fmt.Sprintf("%s-%d.example", slug(base), num)
 	c.Website = "https://www." + c.Domain
-
-	c.Founded = foundedYear(r, MinAge(c.Employees))
 	c.UpdatedAt = updatedEpoch.Add(-time.Duration(r.Int64N(int64(365*24*time.Hour/time.Millisecond))) * time.Millisecond)
 	c.Description = describe(r, c)
 	return c
 }
 
-// sizeBands is the head-count distribution, in thousandths of companies, log
-// uniform within a band. It is heavy-tailed like real company catalogues —
-// three companies in four have at most 50 staff, the median about a dozen —
-// but keeps about 4% above 1,000 (1.3% above 5,000) rather than the 1% a
-// national register would, so that searches for large companies in one
-// country and category still find some in a 20,000-company demo.
-var sizeBands = []struct{ lo, hi, perMille int }{
-	{1, 1, 20},
-	{2, 10, 430},
-	{11, 50, 280},
-	{51, 200, 140},
-	{201, 500, 60},
-	{501, 1000, 30},
-	{1001, 5000, 27},
-	{5001, 10_000, 7},
-	{10_001, 100_000, 6},
-}
-
-// headCount draws a head count from sizeBands.
-func headCount(r *rand.Rand) int {
-	x := r.IntN(1000)
-	for _, b := range sizeBands {
-		if x >= b.perMille {
-			x -= b.perMille
-			continue
-		}
-		n := int(float64(b.lo) * math.Pow(float64(b.hi+1)/float64(b.lo), r.Float64()))
-		return min(max(n, b.lo), b.hi)
+// linesOf lists each category's lines, as indexes into Lines.
+var linesOf = func() [][]int {
+	out := make([][]int, len(Categories))
+	for i, l := range Lines {
+		out[l.Category] = append(out[l.Category], i)
 	}
-	panic("sizeBands do not add up to 1000")
-}
+	return out
+}()
 
-// growthCaps is the most staff a company can plausibly have by its age in
-// whole years (the index; the last entry holds for all older ones): fast
-// growers reach hundreds in three years and ten thousand in a decade, not
-// sooner.
-var growthCaps = []int{20, 50, 200, 800, 1500, 2500, 4000, 6000, 8000, 10_000,
-	30_000, 30_000, 30_000, 30_000, 30_000, 60_000, 60_000, 60_000, 60_000, 60_000, 100_000}
-
-// MinAge returns the fewest whole years a company with the given head count
-// has been in business at ReferenceDate.
-func MinAge(employees int) int {
-	for age, most := range growthCaps {
-		if employees <= most {
-			return age
+// partners lists, for each line, the lines a company with it as primary may
+// add: sharing a trade with it, in the same or an adjacent industry. Lines
+// of its own industry come three times, so most companies stay in one.
+var partners = func() [][]int {
+	out := make([][]int, len(Lines))
+	for i, a := range Lines {
+		for j, b := range Lines {
+			if i == j || !ShareTrade(a.Offer, b.Offer) || !Adjacent(a.Category, b.Category) {
+				continue
+			}
+			n := 1
+			if a.Category == b.Category {
+				n = 3
+			}
+			for ; n > 0; n-- {
+				out[i] = append(out[i], j)
+			}
 		}
 	}
-	return len(growthCaps) - 1
+	return out
+}()
+
+// growthCaps is the most staff a company can have at an age in whole years
+// (the index; the last entry holds for all older ones): no company younger
+// than five years has more than 1,000, and ten thousand takes a decade.
+var growthCaps = []int{12, 40, 120, 400, 1000, 2000, 3000, 4500, 6000, 8000,
+	10_000, 15_000, 20_000, 25_000, 30_000, 40_000, 50_000, 60_000, 70_000, 85_000, 100_000}
+
+// GrowthCap returns the most staff a company of the given age in whole
+// years has.
+func GrowthCap(age int) int {
+	return growthCaps[min(max(age, 0), len(growthCaps)-1)]
+}
+
+// headCount draws a head count for a company of the given age whose primary
+// line is o: log-normal, its median growing with age (four at founding,
+// about twenty at ten years, sixty at fifty) and with the scale of the
+// industry, and within the line's bounds and the company's growth cap. The
+// long tail gives the few large companies, nearly all of them old and in
+// industries where large firms exist.
+func headCount(r *rand.Rand, age int, o Offer) int {
+	lo, hi := o.MinStaff, min(o.MaxStaff, GrowthCap(age))
+	mu := math.Log(4) + 0.7*math.Log1p(float64(age)) + 0.3*math.Log(float64(o.MaxStaff)/5000)
+	for try := 0; try < 4; try++ {
+		n := int(math.Exp(mu + 1.8*r.NormFloat64()))
+		if n >= lo && n <= hi {
+			return n
+		}
+	}
+	// Draws outside the bounds are spread over them, log-uniform, rather
+	// than piled on either.
+	return min(hi, int(float64(lo)*math.Pow(float64(hi)/float64(lo), r.Float64())))
 }
 
 // Age returns the fewest whole years a company founded in year founded can
@@ -240,31 +270,28 @@ func Age(founded int) int {
 	return ReferenceDate.Year() - 1 - founded
 }
 
-// foundedYear draws a founding year from 1950 at the earliest to the latest
-// year that leaves a company minAge whole years old at ReferenceDate, skewed
-// towards recent years as company registries are.
-func foundedYear(r *rand.Rand, minAge int) int {
-	latest := min(LatestFounded, ReferenceDate.Year()-1-minAge)
-	return latest - int(float64(latest-EarliestFounded)*math.Pow(r.Float64(), 1.6))
+// foundedYear draws a founding year for a company whose primary line is o:
+// from the line's era (or EarliestFounded) to LatestFounded, or as late as
+// leaves it old enough to have the line's fewest staff, skewed towards
+// recent years as company registries are.
+func foundedYear(r *rand.Rand, o Offer) int {
+	earliest, latest := max(o.Since, EarliestFounded), LatestFounded
+	for latest > earliest && GrowthCap(Age(latest)) < o.MinStaff {
+		latest--
+	}
+	return latest - int(float64(latest-earliest+1)*math.Pow(r.Float64(), 1.1))
 }
 
-// stream returns the random stream for one draw of the data set. stream 0 is
-// a company's profile; others are derived for other uses (contacts).
-func (g *Generator) stream(key, stream uint64) *rand.Rand {
-	hi := splitmix(uint64(g.seed) ^ splitmix(stream))
-	return rand.New(rand.NewPCG(hi, splitmix(key^hi)))
-}
-
-// pickCategories draws a main category and up to two more, each related to
-// every category already drawn. Small teams do one or two things; larger
-// companies more often three.
-func (g *Generator) pickCategories(r *rand.Rand, employees int) []int {
-	two, three := 80, 100 // per cent: below two is one category, below three two
+// pickLines draws the company's lines: the primary one, and for larger
+// companies more often one or two partners of it. A team of five or fewer
+// does one thing, and a company younger than three years at most two.
+func pickLines(r *rand.Rand, primary, employees, age int) []int {
+	two, three := 75, 95 // per cent: below two is one line, below three two
 	switch {
 	case employees > 200:
-		two, three = 40, 80
+		two, three = 35, 75
 	case employees > 10:
-		two, three = 55, 90
+		two, three = 55, 88
 	}
 	n := 3
 	switch x := r.IntN(100); {
@@ -273,31 +300,28 @@ func (g *Generator) pickCategories(r *rand.Rand, employees int) []int {
 	case x < three:
 		n = 2
 	}
-	out := []int{g.cats.pick(r)}
-	for len(out) < n {
-		var fits []int
-		for k := range Categories {
-			if slices.Contains(out, k) {
-				continue
-			}
-			related := true
-			for _, have := range out {
-				related = related && Related(have, k)
-			}
-			if related {
-				fits = append(fits, k)
-			}
+	switch {
+	case employees <= 5:
+		n = 1
+	case age < 3:
+		n = min(n, 2)
+	}
+	out := make([]int, 1, n)
+	out[0] = primary
+	cands := partners[primary]
+	for tries := 0; len(out) < n && len(cands) > 0 && tries < 8; tries++ {
+		if l := cands[r.IntN(len(cands))]; !slices.Contains(out, l) && employees >= Lines[l].MinStaff {
+			out = append(out, l)
 		}
-		if len(fits) == 0 {
-			break
-		}
-		w := make([]int, len(fits))
-		for i, k := range fits {
-			w[i] = g.catWeights[k]
-		}
-		out = append(out, fits[newCumulative(w).pick(r)])
 	}
 	return out
+}
+
+// stream returns the random stream for one draw of the data set. stream 0 is
+// a company's profile; others are derived for other uses (contacts).
+func (g *Generator) stream(key, stream uint64) *rand.Rand {
+	hi := splitmix(uint64(g.seed) ^ splitmix(stream))
+	return rand.New(rand.NewPCG(hi, splitmix(key^hi)))
 }
 
 // categoryWeights makes software and AI companies more common than, say,
@@ -317,52 +341,112 @@ func categoryWeights() []int {
 	return w
 }
 
-// pickCity favours a country's first (largest) city.
+// pickCity favours a country's first (largest) city a little.
 func pickCity(r *rand.Rand, cities []string) string {
-	if r.IntN(3) == 0 {
+	if r.IntN(6) == 0 {
 		return cities[0]
 	}
 	return cities[r.IntN(len(cities))]
 }
 
-// companyName combines word lists in one of three familiar shapes, ending in
-// a word of the main category.
-func companyName(r *rand.Rand, c Category) string {
-	word := c.NameWords[r.IntN(len(c.NameWords))]
-	switch x := r.IntN(4); {
-	case x < 2: // "Summit Robotics"
-		return namePrefixes[r.IntN(len(namePrefixes))] + " " + word
-	case x == 2: // "Novastack AI"
-		return namePrefixes[r.IntN(len(namePrefixes))] + compoundRoots[r.IntN(len(compoundRoots))] + " " + word
-	default: // "Hartley & Moss Logistics"
-		a := surnames[r.IntN(len(surnames))]
-		b := surnames[r.IntN(len(surnames))]
-		if a == b {
+// companyName builds a name from the company's primary line and founding
+// year in one of the shapes names have: after a place ("Silver Creek
+// Foods"), a single word ("Summit Robotics"), a compound ("Brightpath
+// Logistics"), a coined brand ("Kavora Health"), the founders ("Tanaka
+// Logistics", "Hartley & Moss") or initials ("KTR Systems"). Older
+// companies more often carry their founders' names or initials, younger
+// ones coined words; every name ends in a word of the line that fits the
+// founding year.
+func companyName(r *rand.Rand, l Line, founded int, country string) string {
+	words := l.NameWords()
+	var fit []string
+	for _, w := range words {
+		if founded >= w.Since {
+			fit = append(fit, w.Word)
+		}
+	}
+	word := fit[r.IntN(len(fit))]
+	// Weights of place, single, compound, brand, founders, initials.
+	weights := [6]int{26, 4, 30, 30, 10, 0}
+	switch {
+	case founded < 1980:
+		weights = [6]int{28, 4, 4, 4, 40, 20}
+	case founded < 2000:
+		weights = [6]int{30, 4, 20, 16, 22, 8}
+	}
+	x := r.IntN(100)
+	style := 0
+	for x >= weights[style] {
+		x -= weights[style]
+		style++
+	}
+	switch style {
+	case 0:
+		return placeFirst[r.IntN(len(placeFirst))] + " " + placeSecond[r.IntN(len(placeSecond))] + " " + word
+	case 1:
+		return nameStems[r.IntN(len(nameStems))] + " " + word
+	case 2:
+		return nameStems[r.IntN(len(nameStems))] + compoundRoots[r.IntN(len(compoundRoots))] + " " + word
+	case 3:
+		mid, end := brandMiddles[r.IntN(len(brandMiddles))], brandEnds[r.IntN(len(brandEnds))]
+		if mid[len(mid)-1] == end[0] { // "Vebri" + "ix" is "Vebrix", not "Vebriix"
+			end = end[1:]
+		}
+		return brandOnsets[r.IntN(len(brandOnsets))] + mid + end + " " + word
+	case 4:
+		names := founderSurnames[surnameRegion[country]]
+		if names == nil {
+			names = founderSurnames["anglo"]
+		}
+		a, b := names[r.IntN(len(names))], names[r.IntN(len(names))]
+		if a == b || r.IntN(3) == 0 {
 			return a + " " + word
 		}
 		return a + " & " + b + " " + word
+	default:
+		const letters = "ABCDEFGHIJKLMNOPRSTVW"
+		var b [3]byte
+		for i := range b {
+			b[i] = letters[r.IntN(len(letters))]
+		}
+		return string(b[:]) + " " + word
 	}
 }
 
-// describe writes a short profile that states one offer of each of the
-// company's categories, its founding year and exact head count, and maybe a
-// closing sentence that fits its size, age and trade.
+// describe writes a profile that states each of the company's lines, to a
+// customer that fits, its founding year and exact head count, in one of
+// several shapes, and maybe a closing sentence that fits its size, age and
+// trade.
 func describe(r *rand.Rand, c Company) string {
-	var b strings.Builder
-	offer := func(k int) string {
-		cat := Categories[k]
-		o := cat.Offers[r.IntN(len(cat.Offers))]
+	offer := func(l int) string {
+		o := Lines[l].Offer
 		return o.Verb + " " + o.What + " for " + o.For[r.IntN(len(o.For))]
 	}
-	fmt.Fprintf(&b, "%s %s.", c.Name, offer(c.Categories[0]))
-	switch len(c.Categories) {
-	case 2:
-		fmt.Fprintf(&b, " It also %s.", offer(c.Categories[1]))
-	case 3:
-		fmt.Fprintf(&b, " It also %s, and %s.", offer(c.Categories[1]), offer(c.Categories[2]))
+	offers := make([]string, len(c.Lines))
+	for i, l := range c.Lines {
+		offers[i] = offer(l)
 	}
-	fmt.Fprintf(&b, " Founded in %d and headquartered in %s, the company employs %s.",
-		c.Founded, c.City, headcount(c.Employees))
+	also := ""
+	switch len(offers) {
+	case 2:
+		also = " It also " + offers[1] + "."
+	case 3:
+		also = " It also " + offers[1] + ", and " + offers[2] + "."
+	}
+	staff := headcount(c.Employees)
+	var b strings.Builder
+	switch shape := r.IntN(5); {
+	case shape == 0:
+		fmt.Fprintf(&b, "%s %s.%s Founded in %d and headquartered in %s, the company employs %s.", c.Name, offers[0], also, c.Founded, c.City, staff)
+	case shape == 1:
+		fmt.Fprintf(&b, "Founded in %d, %s %s.%s The %s-based company employs %s.", c.Founded, c.Name, offers[0], also, c.City, staff)
+	case shape == 2:
+		fmt.Fprintf(&b, "%s is %s %s company that %s.%s It was founded in %d and employs %s.", c.Name, article(c.City), c.City, offers[0], also, c.Founded, staff)
+	case shape == 3 && c.Employees >= 2 && c.Employees <= 20:
+		fmt.Fprintf(&b, "%s is a team of %s in %s. It %s.%s The company was founded in %d.", c.Name, staff, c.City, offers[0], also, c.Founded)
+	default:
+		fmt.Fprintf(&b, "Headquartered in %s, %s %s.%s The company was founded in %d and employs %s.", c.City, c.Name, offers[0], also, c.Founded, staff)
+	}
 	if r.IntN(2) == 0 {
 		var fit []string
 		for _, s := range closingSentences {
@@ -376,6 +460,14 @@ func describe(r *rand.Rand, c Company) string {
 		}
 	}
 	return b.String()
+}
+
+// article is "a" or "an" before a word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("AEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // headcount says a head count exactly, as the employee count field has it.
@@ -396,30 +488,34 @@ func thousands(n int) string {
 }
 
 // slug makes a DNS label from a name: ASCII letters and digits, words joined
-// by hyphens ("Hartley & Moss Logistics" → "hartley-moss-logistics"). Names
-// are built from ASCII word lists, so nothing is lost.
+// by hyphens ("Hartley & Moss Logistics" → "hartley-moss-logistics"), with
+// the accented letters of founders' names spelled plainly ("Krüger" →
+// "kruger").
 func slug(name string) string {
 	var b strings.Builder
 	hyphen := false
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
+	for _, c := range strings.ToLower(name) {
+		if plain, ok := plainLetters[c]; ok {
+			c = plain
+		}
+		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 			if hyphen && b.Len() > 0 {
 				b.WriteByte('-')
 			}
 			hyphen = false
-			b.WriteByte(c)
-		case c >= 'A' && c <= 'Z':
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteByte(c + 'a' - 'A')
+			b.WriteRune(c)
 		default:
 			hyphen = true
 		}
 	}
 	return b.String()
+}
+
+// plainLetters spells the accented letters of the word lists in ASCII.
+var plainLetters = map[rune]rune{
+	'ä': 'a', 'ą': 'a', 'é': 'e', 'ę': 'e', 'ł': 'l', 'ń': 'n', 'ó': 'o', 'ö': 'o', 'õ': 'o',
+	'ś': 's', 'ü': 'u', 'ź': 'z', 'ż': 'z',
 }
 
 // cumulative picks an index with probability proportional to its weight.

@@ -15,6 +15,11 @@
 // companies, 30 s for 1,000,000, with a progress line every 100,000); later
 // starts reuse it. SIGINT or SIGTERM stops a build within moments and removes
 // its partial file.
+//
+//	appsync-local sample [--seed S] [--companies N] [--count 50]
+//
+// prints profiles picked at random from a data set, for a person to read
+// (appsynclocal/dataset/testdata/sample.txt is the default data set's).
 package main
 
 import (
@@ -42,6 +47,12 @@ func main() {
 	// (which then removes its partial file); a second one kills at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() { <-ctx.Done(); stop() }()
+	run := run
+	if len(os.Args) > 1 && os.Args[1] == "sample" {
+		run = func(_ context.Context, args []string, stderr io.Writer) error {
+			return sample(args[1:], os.Stdout, stderr)
+		}
+	}
 	switch err := run(ctx, os.Args[1:], os.Stderr); {
 	case err == nil:
 	case errors.Is(err, errUsage):
