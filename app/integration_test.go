@@ -312,14 +312,14 @@ func TestAiSearchDoesNotInvertAnExcludedCountry(t *testing.T) {
 // names the word it overrode (issue 16).
 func TestAiSearchExplicitBandOverridesASizeWord(t *testing.T) {
 	s := asUser(t, "alice")
-	sc := s.ok("ai_search", `{"query":"fintech startups in Germany with 50 to 200 employees","limit":50}`)
+	sc := s.ok("ai_search", `{"query":"fintech startups in the US with 50 to 200 employees","limit":50}`)
 	assert.EqualValues(t, 50, obj(sc["interpreted"])["min_employees"])
 	assert.EqualValues(t, 200, obj(sc["interpreted"])["max_employees"])
 	assert.Contains(t, sc["interpretation"], `which overrides the size word "startups"`)
 	assert.Equal(t, []any{}, sc["not_applied"])
-	require.NotEmpty(t, list(sc["companies"]), "the demo data has mid-sized German fintechs")
+	require.NotEmpty(t, list(sc["companies"]), "the 2,000 companies have mid-sized US fintechs")
 	for _, c := range list(sc["companies"]) {
-		assert.Equal(t, "DE", obj(c)["country_code"])
+		assert.Equal(t, "US", obj(c)["country_code"])
 		assert.GreaterOrEqual(t, obj(c)["employee_count"], float64(50))
 		assert.LessOrEqual(t, obj(c)["employee_count"], float64(200))
 	}
