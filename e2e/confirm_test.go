@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,17 +13,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/ratelimit/redistest"
 )
 
 // Writes a person confirms (issue 25), driven by real clients: the official
@@ -206,4 +211,87 @@ func TestTypeScriptClientWithoutElicitation(t *testing.T) {
 		assert.Equal(t, []string{"CreateCollection"}, rb.Mutations())
 		assert.Regexp(t, `tool=create_collection .*outcome=ok .*confirmed="not asked"`, logs)
 	})
+}
+
+// alternating sends each request to the next of several replicas in turn,
+// as a load balancer may: a 2026-07-28 call and its retry never reach the
+// same one.
+type alternating struct {
+	mu       sync.Mutex
+	replicas []*url.URL
+	next     int
+}
+
+func (a *alternating) RoundTrip(r *http.Request) (*http.Response, error) {
+	a.mu.Lock()
+	to := a.replicas[a.next%len(a.replicas)]
+	a.next++
+	a.mu.Unlock()
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host, r.Host = to.Scheme, to.Host, to.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestGoSDKClientConfirmsAcrossReplicas drives two replicas (one key, one
+// Redis) with the official Go MCP SDK's client on 2026-07-28: the SDK gets
+// the InputRequiredResult, asks its elicitation handler, and retries with
+// the answer and the sealed requestState, and the load balancer sends the
+// retry to the other replica.
+func TestGoSDKClientConfirmsAcrossReplicas(t *testing.T) {
+	ctx := testContext(t)
+	rb := startRecordedBackend(t)
+	redis := redistest.Start(t)
+	env := append(rb.env(), "CONFIRM_STATE_KEY="+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)))
+	args := rb.serverArgs("--confirm-writes=required", "--redis-url", redis.URL())
+	baseA, logsA, _ := startHTTPProcessArgs(t, env, args...)
+	baseB, logsB, _ := startHTTPProcessArgs(t, env, args...)
+	ua, _ := url.Parse(baseA)
+	ub, _ := url.Parse(baseB)
+
+	var answer sdk.ElicitResult
+	var asked []string
+	c := sdk.NewClient(&sdk.Implementation{Name: "e2e-go-sdk", Version: "1.0.0"}, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked = append(asked, req.Params.Message)
+			return &answer, nil
+		},
+	})
+	session, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: baseA + "/mcp",
+		HTTPClient: &http.Client{Transport: &alternating{replicas: []*url.URL{ua, ub}}}}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = session.Close() })
+	require.Equal(t, "2026-07-28", session.InitializeResult().ProtocolVersion, "the SDK speaks 2026-07-28 to the server")
+
+	answer = sdk.ElicitResult{Action: "accept"}
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: "create_collection", Arguments: map[string]any{"name": "Go SDK accepted"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%+v", res.Content)
+	require.Len(t, asked, 1, "the person was asked once")
+	assert.Contains(t, asked[0], `Create a new, empty collection named "Go SDK accepted".`)
+	assert.Equal(t, true, res.StructuredContent.(map[string]any)["created"])
+	assert.Equal(t, []string{"CreateCollection"}, rb.Mutations())
+
+	answer = sdk.ElicitResult{Action: "decline"}
+	res, err = session.CallTool(ctx, &sdk.CallToolParams{Name: "create_collection", Arguments: map[string]any{"name": "Go SDK declined"}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*sdk.TextContent).Text, "create_collection failed [declined]")
+	assert.Equal(t, []string{"CreateCollection"}, rb.Mutations(), "declined: no mutation reached the backend")
+
+	// Each call was asked on one replica and finished on the other: the
+	// question's record and the answer's carry the same preview hash.
+	both := logsA.String() + logsB.String()
+	asks := regexp.MustCompile(`outcome=input_required .*preview_sha256=([0-9a-f]{64})`).FindAllStringSubmatch(both, -1)
+	require.Len(t, asks, 2, both)
+	for _, ask := range asks {
+		hash := ask[1]
+		askedOnA := strings.Contains(logsA.String(), "confirmed=asked preview_sha256="+hash)
+		finished := logsB
+		if !askedOnA {
+			finished = logsA
+		}
+		assert.Regexp(t, `confirmed=(user|declined).* preview_sha256=`+hash, finished.String(), "the answer to %s reached the other replica", hash)
+	}
+	assert.Regexp(t, `tool=create_collection .*outcome=ok .*confirmed=user preview_sha256=[0-9a-f]{64}`, both)
+	assert.Regexp(t, `tool=create_collection .*outcome=declined .*confirmed=declined answer=decline`, both)
 }

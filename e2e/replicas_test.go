@@ -64,8 +64,16 @@ func startHTTPProcess(t *testing.T, flags ...string) (string, *logBuffer) {
 // and waits for it to exit (the cleanup then has nothing left to do).
 func startHTTPProcessWith(t *testing.T, env []string, flags ...string) (string, *logBuffer, func()) {
 	t.Helper()
+	return startHTTPProcessArgs(t, env, append(embeddedArgs(), flags...)...)
+}
+
+// startHTTPProcessArgs is startHTTPProcessWith without the embedded
+// backend's flags: args say where the backend is.
+func startHTTPProcessArgs(t *testing.T, env []string, args ...string) (string, *logBuffer, func()) {
+	t.Helper()
+	flags := args
 	stderr := &logBuffer{}
-	cmd := exec.Command(serverBin, append(append(embeddedArgs(), "--http", "127.0.0.1:0"), flags...)...)
+	cmd := exec.Command(serverBin, append([]string{"--http", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(childEnv(), env...)
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
