@@ -71,3 +71,45 @@ func TestConformanceServerScenarios(t *testing.T) {
 		})
 	}
 }
+
+// inputRequiredScenarios are the conformance suite's multi round-trip
+// (SEP-2322, 2026-07-28) scenarios that need none of the suite's own
+// fixture tools. The others call test_input_required_result_* tools that
+// only the suite's reference server has; this server's own multi
+// round-trip flow (a write's confirmation) is covered by
+// TestGoSDKClientConfirmsAcrossReplicas and app's confirm tests.
+var inputRequiredScenarios = []string{
+	"input-required-result-unsupported-methods",
+}
+
+// TestConformanceInputRequired runs them, at 2026-07-28, with the suite's
+// 0.2 line (e2e/conformance-next) on the Node 22 of e2e/conformance,
+// against a server whose writes a person confirms.
+func TestConformanceInputRequired(t *testing.T) {
+	node, _ := conformanceCLI(t)
+	dir, err := filepath.Abs(filepath.Join("conformance-next", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"))
+	require.NoError(t, err)
+	if _, err := os.Stat(dir); err != nil {
+		msg := "the MCP conformance suite 0.2 is not installed: run `npm ci --prefix e2e/conformance-next` from the repository root"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	base, _ := startHTTPProcess(t, "--allow-mutations", "--confirm-writes=required")
+	ctx := testContext(t)
+	out := t.TempDir()
+	for _, sc := range inputRequiredScenarios {
+		t.Run(sc, func(t *testing.T) {
+			cmd := exec.CommandContext(ctx, node, dir, "server", "--url", base+"/mcp", "--scenario", sc, "--spec-version", "2026-07-28", "--output-dir", out)
+			cmd.Env = childEnv()
+			b, err := cmd.CombinedOutput()
+			require.NoError(t, err, "conformance %s:\n%s", sc, b)
+			m := passed.FindStringSubmatch(string(b))
+			require.NotNil(t, m, "conformance %s printed no result:\n%s", sc, b)
+			assert.Equal(t, m[1], m[2], "conformance %s: every check passes:\n%s", sc, b)
+			assert.NotEqual(t, "0", m[2], "conformance %s ran no check:\n%s", sc, b)
+			assert.Contains(t, string(b), ", 0 failed", "conformance %s:\n%s", sc, b)
+		})
+	}
+}
