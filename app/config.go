@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/internal/suggest"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -67,8 +68,10 @@ func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
 // Usage and errors go to usage.
 func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("mcp-server", flag.ContinueOnError)
-	fs.SetOutput(usage)
-	fs.Usage = usageWithEnvironment(fs, usage)
+	// The flag package prints the whole usage after any mistake; a mistake
+	// gets one line here instead (flagError), and --help the usage.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	var c Config
 	var rateLimits, errorClasses repeated
 	var authFlag string
@@ -102,7 +105,12 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	finishHTTP := httpFlags(fs, &c.HTTP, getenv)
 	finishConfirm := confirmFlags(fs, &c.Confirm, getenv)
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(usage)
+			usageWithEnvironment(fs, usage)()
+			return c, err
+		}
+		return c, flagError(fs, err)
 	}
 	if *version {
 		return c, ErrVersion // whatever else is set: a version is always printable
@@ -164,3 +172,39 @@ const maxAnswerBytes = 1 << 20
 var maxAnswerUsage = fmt.Sprintf("the most bytes one tool answer may carry, its structured JSON and its text counted; "+
 	"a list answer past it is cut at a whole record, with truncated: true, a note and a cursor to the rest; %d to %d (env MCP_MAX_ANSWER_BYTES)",
 	tools.MinAnswerBound, maxAnswerBytes)
+
+// flagError rewrites the flag package's errors as one line that names the
+// flag as the person wrote it and what to do: a misspelt flag gets the
+// closest real one, a bad value what the flag takes.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near := suggest.Near(name, names, 1); len(near) > 0 {
+			return fmt.Errorf("unknown flag --%s; did you mean --%s? (mcp-server --help lists every flag)", name, near[0])
+		}
+		return fmt.Errorf("unknown flag --%s; mcp-server --help lists every flag", name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Errorf("--%s needs a value: --%s VALUE (mcp-server --help says what it takes)", strings.TrimLeft(name, "-"), strings.TrimLeft(name, "-"))
+	}
+	// invalid value "x" for flag -name: why
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if value, tail, ok := strings.Cut(rest, " for flag -"); ok {
+			name, why, _ := strings.Cut(tail, ": ")
+			name = strings.TrimLeft(name, "-")
+			if f := fs.Lookup(name); f != nil {
+				return fmt.Errorf("--%s %s: %s; it takes %s", name, value, why, strings.TrimSuffix(f.Usage, "."))
+			}
+		}
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid boolean value "); ok {
+		if value, name, ok := strings.Cut(rest, " for -"); ok {
+			name, _, _ = strings.Cut(name, ":")
+			return fmt.Errorf("--%s %s: not true or false; write --%s alone for true, or --%s=false", name, value, name, name)
+		}
+	}
+	return err
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"flag"
 	"fmt"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -90,6 +91,12 @@ func validateHTTP(c *Config) error {
 			}
 		}
 		return nil
+	}
+	if _, _, err := net.SplitHostPort(h.Addr); err != nil {
+		if isDigits(h.Addr) {
+			return fmt.Errorf("--http %s is a port alone: give host:port, e.g. --http 127.0.0.1:%s (loopback only) or --http :%s (every interface, which needs --oauth-issuer)", h.Addr, h.Addr, h.Addr)
+		}
+		return fmt.Errorf("--http %s is not host:port: give e.g. --http 127.0.0.1:8080", h.Addr)
 	}
 	if !h.OAuth() {
 		if !mcphttp.IsLoopbackAddr(h.Addr) {
@@ -196,4 +203,14 @@ func splitList(values []string) []string {
 		}
 	}
 	return out
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -71,6 +71,13 @@ var Environment = []EnvVar{
 func usageWithEnvironment(fs *flag.FlagSet, w io.Writer) func() {
 	return func() {
 		fmt.Fprintln(w, "Usage: mcp-server [flags]")
+		fmt.Fprintln(w, "       mcp-server COMMAND [flags]")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Commands:")
+		fmt.Fprintln(w, "  check        pre-flight: configuration, auth, backend and catalogue, then exit (takes the server's flags)")
+		fmt.Fprintln(w, "  catalog      print the tool catalogue as canonical JSON; --hash prints its SHA-256")
+		fmt.Fprintln(w, "  demo-token   mint a token from the embedded issuer for a user of an HTTP server (--server URL --user NAME)")
+		fmt.Fprintln(w, "  --version    print the version, VCS revision and catalogue hash")
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Flags:")
 		fs.PrintDefaults()

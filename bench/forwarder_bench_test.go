@@ -111,6 +111,7 @@ func load(b *testing.B, clients int, do func(*http.Client) error) {
 	var mu sync.Mutex
 	i := 0
 	b.ResetTimer()
+	cpu0 := processCPU()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range clients {
@@ -134,8 +135,13 @@ func load(b *testing.B, clients int, do func(*http.Client) error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu := processCPU() - cpu0
 	b.StopTimer()
 	slices.Sort(lat)
+	// CPU per call, of the whole process (backend and load generator
+	// included, alike for every target): steadier than throughput on a
+	// machine others load.
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/call")
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
