@@ -137,8 +137,14 @@ func TestImages(t *testing.T) {
 func testDemoImage(t *testing.T, ctx context.Context, r release) {
 	port := freePort(t)
 	data := t.TempDir()
-	if err := os.Chown(data, 65532, 65532); err != nil {
-		t.Fatalf("the data volume must belong to the image's user: %v", err)
+	// The image's user, 65532, writes there: give it the directory (as root),
+	// or let anyone write (rootless podman maps 65532 to a subordinate uid).
+	if os.Geteuid() == 0 {
+		if err := os.Chown(data, 65532, 65532); err != nil {
+			t.Fatalf("the data volume must belong to the image's user: %v", err)
+		}
+	} else if err := os.Chmod(data, 0o777); err != nil {
+		t.Fatal(err)
 	}
 	name := container(t, ctx, r.demo, []string{"-v", data + ":/data", "-e", "MCP_COMPANIES=2000"},
 		"--embedded", "--http", "127.0.0.1:"+strconv.Itoa(port))
