@@ -51,11 +51,14 @@ type IssuerConfig struct {
 	// DefaultScopes are granted to an authorization request that names
 	// none; nil means the first of Scopes, the least privilege.
 	DefaultScopes []string
-	// Users are the demo users the automatic login accepts; nil means any
-	// name of letters, digits, '.', '_', '@' and '-' up to 64 characters.
+	// Users are the demo users a person picks from on the consent page,
+	// and the only ones a preapproved client's login_hint may name; nil
+	// means DefaultUser alone on the page, and any name of letters,
+	// digits, '.', '_', '@' and '-' up to 64 characters for a preapproved
+	// client (the library's tests).
 	Users []string
-	// DefaultUser logs in when the request names no user; "" means
-	// DefaultDemoUser.
+	// DefaultUser signs in a preapproved client's request that names no
+	// user; "" means DefaultDemoUser.
 	DefaultUser string
 	// Resources are the resource indicators (RFC 8707) the authorization
 	// endpoint issues tokens for, each becoming the token's aud: the MCP
@@ -65,13 +68,24 @@ type IssuerConfig struct {
 	// ExchangeAudiences are the audiences the token-exchange grant issues
 	// tokens for; nil means Audience (the backend's).
 	ExchangeAudiences []string
-	// ClientDocuments is the allowlist of clients identified by Client ID
-	// Metadata Documents. There is no open registration: any other
-	// client_id is refused.
+	// ClientDocuments are clients identified by Client ID Metadata
+	// Documents that the operator lists (given or fetched).
 	ClientDocuments []ClientDocument
-	// FetchClient fetches allowlisted documents given without content;
-	// nil means http.DefaultClient.
+	// ClientDocumentPolicy says which other documents are fetched, and
+	// how: by default none.
+	ClientDocumentPolicy ClientDocumentPolicy
+	// FetchClient supplies the TLS settings of document fetches (tests
+	// trust their own certificate); nil means the system's. Its proxy and
+	// redirect policy are not used.
 	FetchClient *http.Client
+	// PublicClients are clients the operator registered in configuration.
+	PublicClients []PublicClient
+	// RegistrationFile keeps dynamically registered clients (RFC 7591)
+	// across restarts; "" keeps them in memory.
+	RegistrationFile string
+	// MaxRegistrations caps the clients kept from dynamic registration;
+	// 0 means 1000.
+	MaxRegistrations int
 }
 
 // Client is an OAuth client of the issuer's token endpoint.
@@ -109,6 +123,9 @@ type Issuer struct {
 	resources     []string // guarded by mu: AllowResource adds to it
 	exchangeAuds  []string
 	docs          *clientDocuments
+	reg           *registry
+	userList      []string // the consent page's users, in order
+	consentKey    []byte   // authenticates the consent form
 }
 
 // NewIssuer creates the issuer, loading or creating its key.
@@ -141,6 +158,7 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 	if i.now == nil {
 		i.now = time.Now
 	}
+	i.consentKey = deriveKey(key, "authn consent form v1")
 	if err := i.configureAS(c); err != nil {
 		return nil, err
 	}
@@ -264,8 +282,32 @@ func (i *Issuer) Handler() http.Handler {
 	}
 	mux.HandleFunc("GET "+i.path+"/jwks", i.serveJWKS)
 	mux.HandleFunc("GET "+i.path+"/authorize", i.serveAuthorize)
+	mux.HandleFunc("POST "+i.path+"/authorize", i.serveDecision)
 	mux.HandleFunc("POST "+i.path+"/token", i.serveToken)
-	return mux
+	mux.HandleFunc("POST "+i.path+"/register", i.serveRegister)
+	return cors(mux)
+}
+
+// cors lets browser-based clients (the MCP Inspector) read the issuer's
+// JSON answers from their own origin: none of them reads a cookie, so any
+// origin may. The consent page is not one of them: it is a page, not an
+// API, and its form is checked against its own cookie.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/authorize") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
+			w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization, MCP-Protocol-Version")
+			w.Header().Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // GrantTokenExchange is RFC 8693's grant type.
@@ -284,6 +326,7 @@ func (i *Issuer) asMetadata() map[string]any {
 		"code_challenge_methods_supported":      []string{"S256"},
 		"scopes_supported":                      i.scopes,
 		"client_id_metadata_document_supported": true,
+		"registration_endpoint":                 i.url + "/register",
 		// RFC 9207: the redirect carries iss, so a client talking to
 		// several servers can tell whose code it holds.
 		"authorization_response_iss_parameter_supported": true,

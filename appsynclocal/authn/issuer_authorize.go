@@ -1,6 +1,7 @@
 package authn
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -85,14 +86,23 @@ func (i *Issuer) configureAS(c IssuerConfig) error {
 	if len(i.exchangeAuds) == 0 {
 		i.exchangeAuds = []string{i.audience}
 	}
+	i.userList = c.Users
+	if i.userList == nil {
+		i.userList = []string{i.defaultUser}
+	}
 	var err error
-	i.docs, err = newClientDocuments(c.ClientDocuments, c.FetchClient, i.now)
+	if i.docs, err = newClientDocuments(c.ClientDocuments, c.ClientDocumentPolicy, c.FetchClient, i.now); err != nil {
+		return err
+	}
+	i.reg, err = newRegistry(c.PublicClients, c.RegistrationFile, c.MaxRegistrations)
 	return err
 }
 
 // serveAuthorize is the authorization endpoint: the authorization code flow
-// with PKCE (S256 only, as OAuth 2.1 and MCP require) and an automatic demo
-// login instead of a login page. login_hint (or user) names the demo user.
+// with PKCE (S256 only, as OAuth 2.1 and MCP require). A request that
+// passes every check gets the consent page, where a person picks a demo
+// user and approves or denies (serveDecision); a preapproved client (the
+// demo-token command) is answered at once for the user login_hint names.
 //
 // Errors about the client or its redirect URI are answered here, never
 // redirected (RFC 6749 section 4.1.2.1: the redirect cannot be trusted);
@@ -100,29 +110,17 @@ func (i *Issuer) configureAS(c IssuerConfig) error {
 func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	clientID := q.Get("client_id")
-	md, err := i.docs.lookup(r.Context(), clientID)
+	md, err := i.lookupClient(r.Context(), clientID)
 	if err != nil {
-		http.Error(w, "invalid_client: "+err.Error(), http.StatusBadRequest)
+		i.pageErrorFor(w, r, http.StatusBadRequest, "invalid_client: "+err.Error())
 		return
 	}
 	redirect := q.Get("redirect_uri")
 	if !md.allowsRedirect(redirect) {
-		http.Error(w, fmt.Sprintf("invalid_request: redirect_uri %q is not registered in the client's metadata document", redirect), http.StatusBadRequest)
+		i.pageErrorFor(w, r, http.StatusBadRequest, fmt.Sprintf("invalid_request: redirect_uri %q is not registered for this client", redirect))
 		return
 	}
-	answer := func(params url.Values) {
-		params.Set("iss", i.url) // RFC 9207
-		if s := q.Get("state"); s != "" {
-			params.Set("state", s)
-		}
-		u, _ := url.Parse(redirect) // checked by allowsRedirect
-		merged := u.Query()
-		for k, v := range params {
-			merged[k] = v
-		}
-		u.RawQuery = merged.Encode()
-		http.Redirect(w, r, u.String(), http.StatusFound)
-	}
+	answer := i.redirecter(w, r, redirect, q.Get("state"))
 	fail := func(code, desc string) {
 		answer(url.Values{"error": {code}, "error_description": {desc}})
 	}
@@ -156,6 +154,13 @@ func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	if user == "" {
 		user = q.Get("user")
 	}
+	if !md.preapproved {
+		i.showConsent(w, md, consentRequest{
+			ClientID: clientID, Redirect: redirect, State: q.Get("state"), Challenge: challenge,
+			Scopes: scopes, Resource: resource, User: user, Expiry: i.now().Add(consentTTL).Unix(),
+		})
+		return
+	}
 	if user == "" {
 		user = i.defaultUser
 	}
@@ -173,6 +178,23 @@ func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	answer(url.Values{"code": {code}})
+}
+
+// lookupClient finds a public client by client_id: an allowlisted or
+// fetched Client ID Metadata Document, an operator's client, or a
+// registered one.
+func (i *Issuer) lookupClient(ctx context.Context, id string) (clientMetadata, error) {
+	if id == "" {
+		return clientMetadata{}, errors.New("client_id is required")
+	}
+	if md, ok := i.reg.lookup(id); ok {
+		return md, nil
+	}
+	md, isDoc, err := i.docs.lookup(ctx, id)
+	if isDoc {
+		return md, err
+	}
+	return clientMetadata{}, fmt.Errorf("client_id %q is not known to this server: register the client first (RFC 7591, at %s/register), or use a Client ID Metadata Document URL", id, i.url)
 }
 
 // grantScopes checks a requested scope string against what may be granted;

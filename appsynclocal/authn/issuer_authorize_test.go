@@ -118,7 +118,7 @@ func TestAuthorizationServerMetadata(t *testing.T) {
 		assert.Equal(t, []any{"companies:read", "companies:write"}, m["scopes_supported"], path)
 		assert.Equal(t, true, m["client_id_metadata_document_supported"], path)
 		assert.ElementsMatch(t, []any{"authorization_code", "refresh_token", "client_credentials", authn.GrantTokenExchange}, m["grant_types_supported"], path)
-		assert.NotContains(t, m, "registration_endpoint", "no open dynamic registration")
+		assert.Equal(t, f.iss.URL()+"/register", m["registration_endpoint"], path)
 	}
 }
 
@@ -173,7 +173,7 @@ func TestAuthorizeRefusals(t *testing.T) {
 		inPlace   string // a 400 answered in place, containing this
 		errorCode string // else the error redirected to the client
 	}{
-		{"unlisted client", func(v url.Values) { v.Set("client_id", "https://evil.example/client.json") }, "not on this server's allowlist", ""},
+		{"unlisted client", func(v url.Values) { v.Set("client_id", "https://evil.example/client.json") }, "not known to this server", ""},
 		{"unregistered redirect", func(v url.Values) { v.Set("redirect_uri", "https://evil.example/cb") }, "not registered", ""},
 		{"other loopback path", func(v url.Values) { v.Set("redirect_uri", "http://127.0.0.1:5555/other") }, "not registered", ""},
 		{"token response type", func(v url.Values) { v.Set("response_type", "token") }, "", "unsupported_response_type"},

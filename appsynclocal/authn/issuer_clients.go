@@ -3,14 +3,17 @@ package authn
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -25,6 +28,11 @@ type ClientDocument struct {
 	// fetched from where the issuer runs (a closed network, a demo). Nil
 	// means it is fetched from URL when the client first appears.
 	Document []byte
+	// Preapproved skips the consent page: the operator has consented for
+	// every user, as for the demo-token command, which runs on the
+	// operator's own machine and has no browser. Only the named demo user
+	// signs in, and only one of the issuer's users.
+	Preapproved bool
 }
 
 // DemoTokenClientID is the client_id of the demo-token command, an
@@ -36,7 +44,8 @@ const DemoTokenClientID = "https://companyintel.github.io/mcp-server/oauth/demo-
 const DemoTokenRedirectURI = "http://127.0.0.1/callback"
 
 // DemoTokenClient is the demo-token command's allowlist entry, document
-// included, so the demo needs no network beyond the machine.
+// included, so the demo needs no network beyond the machine. It is
+// preapproved: demo-token reads the redirect instead of showing a page.
 func DemoTokenClient() ClientDocument {
 	doc, _ := json.Marshal(clientMetadata{
 		ClientID:                DemoTokenClientID,
@@ -46,10 +55,11 @@ func DemoTokenClient() ClientDocument {
 		ResponseTypes:           []string{"code"},
 		TokenEndpointAuthMethod: "none",
 	})
-	return ClientDocument{URL: DemoTokenClientID, Document: doc}
+	return ClientDocument{URL: DemoTokenClientID, Document: doc, Preapproved: true}
 }
 
-// clientMetadata is what the issuer reads of a Client ID Metadata Document.
+// clientMetadata is what the issuer knows of a client: read from a Client
+// ID Metadata Document, a registration, or the operator's configuration.
 type clientMetadata struct {
 	ClientID                string   `json:"client_id"`
 	ClientName              string   `json:"client_name,omitempty"`
@@ -57,20 +67,47 @@ type clientMetadata struct {
 	GrantTypes              []string `json:"grant_types,omitempty"`
 	ResponseTypes           []string `json:"response_types,omitempty"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method,omitempty"`
+	Scope                   string   `json:"scope,omitempty"`
+	IssuedAt                int64    `json:"client_id_issued_at,omitempty"`
+
+	preapproved bool // ClientDocument.Preapproved
 }
 
-// Bounds on fetching a document: the draft asks servers to limit both.
+// ClientDocumentPolicy says which Client ID Metadata Documents the issuer
+// fetches beyond its allowlist.
+type ClientDocumentPolicy struct {
+	// Open fetches the document of any client_id that is an https URL,
+	// as MCP clients expect; false means only allowlisted ones.
+	Open bool
+	// AllowLoopback accepts documents on loopback addresses, http or
+	// https, for local tools that serve their own document; for an issuer
+	// that itself listens on loopback only.
+	AllowLoopback bool
+	// AllowPrivate accepts documents on private, link-local and other
+	// non-public addresses (an intranet's clients). Off, the issuer cannot
+	// be used to probe the network it sits in.
+	AllowPrivate bool
+	// Timeout bounds one fetch, connection to last byte; 0 means 5 s.
+	Timeout time.Duration
+	// MaxBytes bounds a document; 0 means 8 KiB (the draft suggests 5).
+	MaxBytes int
+}
+
+// Bounds on fetching documents: the draft asks servers to limit both size
+// and time; a cache keeps one client from costing a fetch per sign-in.
 const (
-	maxClientDocument  = 64 << 10
-	clientFetchTimeout = 5 * time.Second
-	clientDocumentTTL  = 10 * time.Minute
+	defaultClientDocumentBytes = 8 << 10
+	defaultClientFetchTimeout  = 5 * time.Second
+	clientDocumentTTL          = 10 * time.Minute
+	maxCachedDocuments         = 1000
 )
 
-// clientDocuments resolves allowlisted client_ids to their metadata.
+// clientDocuments resolves client_ids that are document URLs.
 type clientDocuments struct {
-	given map[string]*clientMetadata // URL -> parsed document; nil: fetch
-	fetch *http.Client
-	now   func() time.Time
+	given  map[string]*clientMetadata // URL -> parsed document; nil: fetch
+	policy ClientDocumentPolicy
+	fetch  *http.Client
+	now    func() time.Time
 
 	mu      sync.Mutex
 	fetched map[string]fetchedDocument
@@ -83,16 +120,15 @@ type fetchedDocument struct {
 
 // newClientDocuments checks every allowlisted URL and given document, so a
 // bad entry stops start-up instead of failing a login later.
-func newClientDocuments(list []ClientDocument, fetch *http.Client, now func() time.Time) (*clientDocuments, error) {
-	if fetch == nil {
-		fetch = http.DefaultClient
+func newClientDocuments(list []ClientDocument, policy ClientDocumentPolicy, fetch *http.Client, now func() time.Time) (*clientDocuments, error) {
+	if policy.Timeout <= 0 {
+		policy.Timeout = defaultClientFetchTimeout
 	}
-	// A document must be at its own URL: a redirect would let an
-	// allowlisted host send the issuer anywhere.
-	noRedirect := *fetch
-	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	fetch = &noRedirect
-	d := &clientDocuments{given: make(map[string]*clientMetadata, len(list)), fetch: fetch, now: now, fetched: make(map[string]fetchedDocument)}
+	if policy.MaxBytes <= 0 {
+		policy.MaxBytes = defaultClientDocumentBytes
+	}
+	d := &clientDocuments{given: make(map[string]*clientMetadata, len(list)), policy: policy, now: now, fetched: make(map[string]fetchedDocument)}
+	d.fetch = d.safeClient(fetch)
 	for _, c := range list {
 		if err := checkClientIDURL(c.URL); err != nil {
 			return nil, err
@@ -105,76 +141,213 @@ func newClientDocuments(list []ClientDocument, fetch *http.Client, now func() ti
 		if err != nil {
 			return nil, err
 		}
+		md.preapproved = c.Preapproved
 		d.given[c.URL] = &md
 	}
 	return d, nil
 }
 
-// allowed reports whether id is an allowlisted client_id.
-func (d *clientDocuments) allowed(id string) bool {
-	_, ok := d.given[id]
-	return ok
+// safeClient is the fetching client: base's TLS settings (tests trust their
+// own certificate), no proxy, no redirects, and a dialer that checks the
+// address it actually connects to, so a name that resolves to a private
+// address (or is re-bound to one after a first check) is refused too.
+func (d *clientDocuments) safeClient(base *http.Client) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if base != nil {
+		if bt, ok := base.Transport.(*http.Transport); ok {
+			tr = bt.Clone()
+		}
+	}
+	tr.Proxy = nil
+	dialer := &net.Dialer{Timeout: d.policy.Timeout, Control: d.control}
+	tr.DialContext = dialer.DialContext
+	return &http.Client{
+		Transport: tr,
+		Timeout:   d.policy.Timeout,
+		// A document must be at its own URL: a redirect would let any
+		// host send the issuer anywhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 }
 
-// lookup returns the metadata of an allowlisted client. Only allowlisted
-// URLs are ever fetched: the issuer makes no request a stranger chose.
-func (d *clientDocuments) lookup(ctx context.Context, id string) (clientMetadata, error) {
-	md, ok := d.given[id]
+// errAddressRefused is a connection the policy does not allow.
+type errAddressRefused struct{ addr netip.Addr }
+
+func (e errAddressRefused) Error() string {
+	return fmt.Sprintf("address %s is not public", e.addr)
+}
+
+func (d *clientDocuments) control(_, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return err
+	}
+	return d.checkAddr(ip)
+}
+
+// sharedAddressSpace is RFC 6598's carrier-grade NAT range, which
+// netip.Addr.IsPrivate does not cover.
+var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
+
+func (d *clientDocuments) checkAddr(ip netip.Addr) error {
+	ip = ip.Unmap()
 	switch {
-	case !ok:
-		return clientMetadata{}, fmt.Errorf("client_id %q is not on this server's allowlist of clients (there is no open registration)", id)
-	case md != nil:
-		return *md, nil
+	case ip.IsLoopback():
+		if d.policy.AllowLoopback {
+			return nil
+		}
+	case ip.IsPrivate(), ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast(),
+		ip.IsMulticast(), ip.IsUnspecified(), sharedAddressSpace.Contains(ip):
+		if d.policy.AllowPrivate {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return errAddressRefused{ip}
+}
+
+// lookup returns the metadata of a document client: an allowlisted one,
+// or, when the policy is open, any fetchable URL.
+func (d *clientDocuments) lookup(ctx context.Context, id string) (clientMetadata, bool, error) {
+	md, listed := d.given[id]
+	switch {
+	case listed && md != nil:
+		return *md, true, nil
+	case !listed && !d.policy.Open:
+		return clientMetadata{}, false, nil
+	case !listed && !d.looksLikeDocument(id):
+		return clientMetadata{}, false, nil
 	}
 	d.mu.Lock()
 	f, ok := d.fetched[id]
 	d.mu.Unlock()
 	if ok && d.now().Sub(f.at) < clientDocumentTTL {
-		return f.md, nil
+		return f.md, true, nil
 	}
 	got, err := d.get(ctx, id)
 	if err != nil {
-		return clientMetadata{}, err
+		return clientMetadata{}, true, err
 	}
+	// Only a document that was fetched and checked is kept, and the cache
+	// is bounded: a refused client_id leaves nothing behind.
 	d.mu.Lock()
-	d.fetched[id] = fetchedDocument{md: got, at: d.now()}
+	now := d.now()
+	if len(d.fetched) >= maxCachedDocuments {
+		for k, old := range d.fetched {
+			if now.Sub(old.at) >= clientDocumentTTL {
+				delete(d.fetched, k)
+			}
+		}
+	}
+	if len(d.fetched) < maxCachedDocuments {
+		d.fetched[id] = fetchedDocument{md: got, at: now}
+	}
 	d.mu.Unlock()
-	return got, nil
+	return got, true, nil
+}
+
+// looksLikeDocument reports whether a client_id is meant as a document URL
+// (and so gets the document rules' answer, not "unknown client").
+func (d *clientDocuments) looksLikeDocument(id string) bool {
+	return strings.HasPrefix(id, "https://") || (d.policy.AllowLoopback && strings.HasPrefix(id, "http://"))
 }
 
 func (d *clientDocuments) get(ctx context.Context, id string) (clientMetadata, error) {
-	ctx, cancel := context.WithTimeout(ctx, clientFetchTimeout)
+	if err := d.checkFetchable(id); err != nil {
+		return clientMetadata{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.policy.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
 	if err != nil {
-		return clientMetadata{}, fmt.Errorf("client metadata document %s: %w", id, err)
+		return clientMetadata{}, fmt.Errorf("client metadata document %s: not a URL", id)
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := d.fetch.Do(req)
 	if err != nil {
-		return clientMetadata{}, fmt.Errorf("client metadata document %s could not be fetched", id)
+		return clientMetadata{}, d.fetchError(id, err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return clientMetadata{}, fmt.Errorf("client metadata document %s answered HTTP %d (a redirect): a document must be served at its own URL, and redirects are not followed", id, resp.StatusCode)
+	}
 	if resp.StatusCode != http.StatusOK {
 		return clientMetadata{}, fmt.Errorf("client metadata document %s answered HTTP %d", id, resp.StatusCode)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxClientDocument+1))
-	if err != nil {
-		return clientMetadata{}, fmt.Errorf("client metadata document %s could not be read", id)
+	if resp.ContentLength > int64(d.policy.MaxBytes) {
+		return clientMetadata{}, fmt.Errorf("client metadata document %s is larger than %d bytes", id, d.policy.MaxBytes)
 	}
-	if len(b) > maxClientDocument {
-		return clientMetadata{}, fmt.Errorf("client metadata document %s is larger than %d bytes", id, maxClientDocument)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, int64(d.policy.MaxBytes)+1))
+	if err != nil {
+		return clientMetadata{}, d.fetchError(id, err)
+	}
+	if len(b) > d.policy.MaxBytes {
+		return clientMetadata{}, fmt.Errorf("client metadata document %s is larger than %d bytes", id, d.policy.MaxBytes)
 	}
 	return parseClientDocument(id, b)
+}
+
+// checkFetchable applies the URL rules before any connection: https (or
+// http on loopback for local tools), and no literal address the policy
+// refuses. Names are checked again at connection time (control).
+func (d *clientDocuments) checkFetchable(id string) error {
+	u, err := url.Parse(id)
+	if err != nil {
+		return fmt.Errorf("client_id %q is not a URL", id)
+	}
+	loopback := isLoopbackHost(u.Hostname())
+	if u.Scheme == "http" && !(loopback && d.policy.AllowLoopback) {
+		return fmt.Errorf("client_id %q: a Client ID Metadata Document URL must be https (http only on a loopback address)", id)
+	}
+	if u.Scheme == "https" || u.Scheme == "http" {
+		if err := checkDocumentPath(id, u); err != nil {
+			return err
+		}
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
+		if err := d.checkAddr(ip); err != nil {
+			return fmt.Errorf("client metadata document %s is on a private address: this server fetches documents only from public addresses", id)
+		}
+	}
+	return nil
+}
+
+// fetchError says why a fetch failed in words an operator can act on.
+func (d *clientDocuments) fetchError(id string, err error) error {
+	var refused errAddressRefused
+	switch {
+	case errors.As(err, &refused):
+		return fmt.Errorf("client metadata document %s is on a private address (%s): this server fetches documents only from public addresses", id, refused.addr)
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return fmt.Errorf("client metadata document %s did not arrive within %s", id, d.policy.Timeout)
+	}
+	return fmt.Errorf("client metadata document %s could not be fetched", id)
+}
+
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
 }
 
 // checkClientIDURL applies the draft's rules to a client_id URL: https, a
 // path, no fragment, no credentials, no dot segments.
 func checkClientIDURL(id string) error {
 	u, err := url.Parse(id)
-	switch {
-	case err != nil || u.Scheme != "https" || u.Host == "":
+	if err != nil || u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("client_id %q: a Client ID Metadata Document URL must be an absolute https URL", id)
+	}
+	return checkDocumentPath(id, u)
+}
+
+func checkDocumentPath(id string, u *url.URL) error {
+	switch {
+	case u.Host == "":
+		return fmt.Errorf("client_id %q: the URL must name a host", id)
 	case u.Path == "" || u.Path == "/":
 		return fmt.Errorf("client_id %q: the URL must have a path", id)
 	case u.Fragment != "" || strings.Contains(id, "#"):
@@ -204,6 +377,9 @@ func parseClientDocument(id string, b []byte) (clientMetadata, error) {
 	case md.GrantTypes != nil && !slices.Contains(md.GrantTypes, "authorization_code"):
 		return md, fmt.Errorf("client metadata document %s does not list the authorization_code grant", id)
 	}
+	if err := checkClientName(md.ClientName); err != nil {
+		return md, fmt.Errorf("client metadata document %s: %w", id, err)
+	}
 	for _, r := range md.RedirectURIs {
 		if err := checkRedirectURI(r); err != nil {
 			return md, fmt.Errorf("client metadata document %s: %w", id, err)
@@ -212,21 +388,43 @@ func parseClientDocument(id string, b []byte) (clientMetadata, error) {
 	return md, nil
 }
 
+// maxClientName bounds the name a consent page shows.
+const maxClientName = 100
+
+// checkClientName refuses names a consent page could not show honestly.
+func checkClientName(n string) error {
+	if len([]rune(n)) > maxClientName {
+		return fmt.Errorf("client_name is longer than %d characters", maxClientName)
+	}
+	if strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) }) {
+		return errors.New("client_name contains control characters")
+	}
+	return nil
+}
+
+// maxRedirectURI bounds one redirect URI.
+const maxRedirectURI = 2000
+
 // checkRedirectURI accepts https URIs and http URIs on loopback (RFC 8252
 // section 7.3), without fragments.
 func checkRedirectURI(r string) error {
+	if len(r) > maxRedirectURI {
+		return fmt.Errorf("a redirect URI is longer than %d characters", maxRedirectURI)
+	}
 	u, err := url.Parse(r)
 	switch {
 	case err != nil || u.Host == "":
 		return fmt.Errorf("redirect URI %q is not an absolute URL", r)
 	case u.Fragment != "" || strings.Contains(r, "#"):
 		return fmt.Errorf("redirect URI %q has a fragment", r)
+	case u.User != nil:
+		return fmt.Errorf("redirect URI %q carries credentials", r)
 	case u.Scheme == "https":
 		return nil
 	case u.Scheme == "http" && isLoopbackHost(u.Hostname()):
 		return nil
 	}
-	return fmt.Errorf("redirect URI %q must be https, or http on a loopback address", r)
+	return fmt.Errorf("redirect URI %q must be https, or http on a loopback address (127.0.0.1, [::1] or localhost)", r)
 }
 
 // allowsRedirect matches a requested redirect URI against the registered

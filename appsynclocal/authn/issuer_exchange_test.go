@@ -99,9 +99,9 @@ func TestTokenExchangeRefusals(t *testing.T) {
 }
 
 // TestClientDocumentFetched: an allowlisted client given without its
-// document is fetched over https; a document naming another client_id is
-// refused; a client not on the list is never fetched, nor is a redirect
-// followed.
+// document is fetched over https and its consent page names it; a document
+// naming another client_id is refused; a client not on the list is never
+// fetched (the policy is closed), nor is a redirect followed.
 func TestClientDocumentFetched(t *testing.T) {
 	var fetches atomic.Int32
 	var docs *httptest.Server
@@ -121,20 +121,18 @@ func TestClientDocumentFetched(t *testing.T) {
 	t.Cleanup(docs.Close)
 	f := startAS(t, func(c *authn.IssuerConfig) {
 		c.ClientDocuments = append(c.ClientDocuments, authn.ClientDocument{URL: docs.URL + "/ide.json"}, authn.ClientDocument{URL: docs.URL + "/liar.json"}, authn.ClientDocument{URL: docs.URL + "/moved.json"})
+		c.ClientDocumentPolicy.AllowLoopback = true // the test's documents are on 127.0.0.1
 		c.FetchClient = docs.Client()
 	})
 	challenge := "&code_challenge=" + oauth2.S256ChallengeFromVerifier(oauth2.GenerateVerifier()) + "&code_challenge_method=S256&response_type=code"
 	req := func(client string) (int, string) {
-		status, loc, body := authorize(t, f.iss.URL()+"/authorize?client_id="+client+"&redirect_uri=http://127.0.0.1:8000/cb"+challenge)
-		if loc != nil {
-			return status, loc.Query().Get("code")
-		}
+		status, _, body := authorize(t, f.iss.URL()+"/authorize?client_id="+client+"&redirect_uri=http://127.0.0.1:8000/cb"+challenge)
 		return status, body
 	}
-	status, code := req(docs.URL + "/ide.json")
-	assert.Equal(t, http.StatusFound, status)
-	assert.NotEmpty(t, code)
-	status, body := req(docs.URL + "/liar.json")
+	status, body := req(docs.URL + "/ide.json")
+	assert.Equal(t, http.StatusOK, status, body)
+	assert.Contains(t, body, "“IDE” wants to use your account", "the consent page names the client")
+	status, body = req(docs.URL + "/liar.json")
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Contains(t, body, "it must name its own URL")
 	assert.EqualValues(t, 2, fetches.Load())

@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
@@ -85,4 +86,16 @@ func keyID(k *ecdsa.PrivateKey) (string, error) {
 		return "", fmt.Errorf("issuer key id: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(tp), nil
+}
+
+// deriveKey derives a key for another purpose from the signing key, so it
+// is as stable as the signing key is (a persisted key keeps consent forms
+// valid across a restart) and never the signing key itself.
+func deriveKey(k *ecdsa.PrivateKey, purpose string) []byte {
+	b, _ := k.Bytes()
+	h := sha256.New()
+	h.Write([]byte(purpose))
+	h.Write([]byte{0})
+	h.Write(b)
+	return h.Sum(nil)
 }

@@ -223,7 +223,7 @@ func (i *Issuer) authenticateClient(r *http.Request) (Client, bool) {
 	}
 	cl, ok := i.clients[id]
 	if !ok {
-		if i.docs.allowed(id) {
+		if i.knowsPublicClient(id) {
 			return Client{ID: id, Subject: id}, secret == ""
 		}
 		return Client{}, false
@@ -232,6 +232,20 @@ func (i *Issuer) authenticateClient(r *http.Request) (Client, bool) {
 		return cl, secret == ""
 	}
 	return cl, subtle.ConstantTimeCompare([]byte(secret), []byte(cl.Secret)) == 1
+}
+
+// knowsPublicClient reports whether id may use the token endpoint as a
+// public client: a registered client, a listed document, or (with an open
+// document policy) a document URL. A code or refresh token is bound to the
+// client_id it was issued to, so nothing is fetched here.
+func (i *Issuer) knowsPublicClient(id string) bool {
+	if _, ok := i.reg.lookup(id); ok {
+		return true
+	}
+	if _, ok := i.docs.given[id]; ok {
+		return true
+	}
+	return i.docs.policy.Open && i.docs.looksLikeDocument(id)
 }
 
 // oauthError is an RFC 6749 error answer.
