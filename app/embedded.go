@@ -3,18 +3,24 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/inbound"
 )
 
 // This file and everything else that reaches package appsynclocal (and with
@@ -38,6 +44,22 @@ func checkEmbedded(c Config) error {
 
 // DemoUser is the user the --embedded demo acts as.
 const DemoUser = "demo-user"
+
+// DemoUsers are the demo users a person can sign in as on the embedded
+// issuer's consent page (and the only ones demo-token may name).
+var DemoUsers = []string{DemoUser, "alice", "bob", "carol"}
+
+// The embedded issuer's files in the data dir, beside its signing key.
+const (
+	// issuerAddrFile records the issuer's address, so that its URL (every
+	// token's iss) stays the same across restarts on this data dir.
+	issuerAddrFile = "issuer-addr"
+	// registrationsFile keeps the clients that registered themselves.
+	registrationsFile = "oauth-registrations.json"
+	// operatorClientsFile is the operator's own configuration: clients
+	// registered in advance, and which client metadata documents to fetch.
+	operatorClientsFile = "oauth-clients.json"
+)
 
 // embedded is the local backend started in-process by --embedded: a real
 // GraphQL server on a loopback port, reached over real HTTP like AppSync,
@@ -65,14 +87,26 @@ func startEmbedded(ctx context.Context, cfg Config, logger *slog.Logger) (*embed
 		return nil, fmt.Errorf("embedded backend: data dir: %w", err)
 	}
 	secret := randomSecret()
-	iss, err := authn.StartIssuer("127.0.0.1:0", authn.IssuerConfig{
+	operator, err := readOperatorClients(filepath.Join(dir, operatorClientsFile))
+	if err != nil {
+		return nil, err
+	}
+	ic := authn.IssuerConfig{
 		KeyFile: filepath.Join(dir, "issuer-key.pem"),
 		Clients: []authn.Client{{ID: authn.DefaultAudience, Secret: secret, Subject: DemoUser}},
 		// demo-token's client; HTTP mode adds its public URL as a
 		// resource (AllowResource) and exchanges with the client above.
 		ClientDocuments: []authn.ClientDocument{authn.DemoTokenClient()},
-		DefaultUser:     DemoUser,
-	})
+		// Any MCP client: by its metadata document (the issuer listens on
+		// loopback, so a local tool's document on loopback is accepted),
+		// by registering, or as the operator configured it.
+		ClientDocumentPolicy: authn.ClientDocumentPolicy{Open: true, AllowLoopback: true, AllowPrivate: operator.AllowPrivateDocuments},
+		PublicClients:        operator.Clients,
+		RegistrationFile:     filepath.Join(dir, registrationsFile),
+		Users:                DemoUsers,
+		DefaultUser:          DemoUser,
+	}
+	iss, err := startIssuerAt(dir, ic, logger)
 	if err != nil {
 		return nil, fmt.Errorf("embedded OIDC issuer: %w", err)
 	}
@@ -85,8 +119,84 @@ func startEmbedded(ctx context.Context, cfg Config, logger *slog.Logger) (*embed
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("embedded backend: %w", err), iss.Close())
 	}
-	logger.Info("embedded backend ready", "endpoint", srv.URL(), "oidc_issuer", iss.URL(), "user", DemoUser, "data_dir", dir)
+	logger.Info("embedded backend ready", "endpoint", srv.URL(), "oidc_issuer", iss.URL(), "user", DemoUser, "data_dir", dir,
+		"tokens", "valid across restarts on this data dir while the issuer keeps its address; not on another data dir")
 	return &embedded{URL: srv.URL(), server: srv, issuer: iss, secret: secret}, nil
+}
+
+// operatorClients is the operator's oauth-clients.json in the data dir.
+type operatorClients struct {
+	// Clients are registered in advance: a team's own tools, with their
+	// redirect URIs, under a client_id of the operator's choosing.
+	Clients []authn.PublicClient `json:"clients"`
+	// AllowPrivateDocuments lets client metadata documents be fetched
+	// from private addresses (an intranet's tools).
+	AllowPrivateDocuments bool `json:"allow_private_documents"`
+}
+
+// readOperatorClients reads the operator's file; none is the empty
+// configuration, and a file that cannot be read stops start-up.
+func readOperatorClients(path string) (operatorClients, error) {
+	var oc operatorClients
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return oc, nil
+	}
+	if err != nil {
+		return oc, fmt.Errorf("embedded OIDC issuer: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&oc); err != nil {
+		return oc, fmt.Errorf("embedded OIDC issuer: %s: want {\"clients\": [{\"client_id\", \"client_name\", \"redirect_uris\": [...]}], \"allow_private_documents\": false}: %v", path, err)
+	}
+	return oc, nil
+}
+
+// startIssuerAt starts the issuer on the address recorded in the data dir,
+// so that its URL, and with the persisted key every token it signed, stays
+// valid across restarts. The first start records a free port. When the
+// recorded port is taken (another server on this data dir), the issuer
+// starts elsewhere and says that earlier tokens are not accepted by it.
+func startIssuerAt(dir string, c authn.IssuerConfig, logger *slog.Logger) (*authn.IssuerServer, error) {
+	file := filepath.Join(dir, issuerAddrFile)
+	recorded := ""
+	if b, err := os.ReadFile(file); err == nil {
+		recorded = strings.TrimSpace(string(b))
+		if host, _, err := net.SplitHostPort(recorded); err != nil || host != "127.0.0.1" {
+			recorded = ""
+		}
+	}
+	if recorded != "" {
+		iss, err := authn.StartIssuer(recorded, c)
+		if err == nil {
+			return iss, nil
+		}
+		iss, err2 := authn.StartIssuer("127.0.0.1:0", c)
+		if err2 != nil {
+			return nil, err2
+		}
+		logger.Warn("embedded issuer moved: tokens issued before this start are not accepted by this server",
+			"recorded", "http://"+recorded, "issuer", iss.URL(), "reason", err.Error(), "data_dir", dir)
+		return iss, nil
+	}
+	iss, err := authn.StartIssuer("127.0.0.1:0", c)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(file, []byte(strings.TrimPrefix(iss.URL(), "http://")+"\n"), 0o600); err != nil {
+		logger.Warn("embedded issuer: cannot record its address; tokens will not survive a restart", "error", err.Error())
+	}
+	return iss, nil
+}
+
+// endNarrowGrants ends the embedded issuer's refresh grants that lack the
+// scopes a refused call needed (inbound.Config.OnInsufficientScope).
+func (e *embedded) endNarrowGrants(p inbound.Principal, need []string) {
+	if e == nil || p.Issuer != e.issuer.URL() {
+		return
+	}
+	e.issuer.EndGrantsBelow(p.ClientID, p.Subject, need)
 }
 
 // authOptions points the credential chain at the embedded backend: its

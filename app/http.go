@@ -188,7 +188,11 @@ func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *b
 		WriteScope: cfg.HTTP.WriteScope,
 		IsWrite:    isWrite,
 		Allowed:    cfg.Mutations.Allowed,
+		AnyWrite:   cfg.Mutations.Any(),
 		Logger:     logger.With("component", "oauth"),
+		// A step-up from the embedded issuer's token cannot refresh back
+		// to the scopes that were refused.
+		OnInsufficientScope: b.emb.endNarrowGrants,
 	})
 	if err != nil {
 		return nil, misconfigured(fmt.Errorf("--oauth-issuer: %w", err))
@@ -203,6 +207,7 @@ func attachUser(ctx context.Context, p resource.Principal) context.Context {
 	ctx = tools.WithCaller(ctx, tools.Caller{
 		// Issuer URLs hold no spaces, so the pair cannot be confused.
 		ID:         p.Issuer + " " + p.Subject,
+		Issuer:     p.Issuer,
 		AuthMethod: "oauth",
 		User:       p.Subject,
 		Client:     p.ClientID,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/read"
 )
 
@@ -32,10 +33,14 @@ const vocabularyRetry = 30 * time.Second
 // Status is the content of the status resource: what an agent or an operator
 // needs to know about this server before relying on it.
 type Status struct {
-	Version    string            `json:"version"`
-	Catalog    string            `json:"catalog" jsonschema:"Prefix of the catalogue's SHA-256 (mcp-server catalog --hash)."`
-	Transport  string            `json:"transport"`
-	Auth       auth.Status       `json:"auth"`
+	Version   string      `json:"version"`
+	Catalog   string      `json:"catalog" jsonschema:"Prefix of the catalogue's SHA-256 (mcp-server catalog --hash)."`
+	Transport string      `json:"transport"`
+	Auth      auth.Status `json:"auth"`
+	// Caller is who asked, on HTTP with OAuth: the token's issuer,
+	// subject, client and scopes. Auth then describes the same caller, not
+	// the server's own credentials.
+	Caller     *CallerStatus     `json:"caller,omitempty"`
 	Mutations  MutationStatus    `json:"mutations"`
 	RateLimits map[string]string `json:"rate_limits" jsonschema:"Per tool, per caller."`
 	Limits     map[string]string `json:"limits"`
@@ -50,6 +55,26 @@ type DataStatus struct {
 	// ReferenceDate is the day a synthetic data set describes.
 	ReferenceDate string `json:"reference_date"`
 	Note          string `json:"note"`
+}
+
+// CallerStatus describes the OAuth user of one request.
+type CallerStatus struct {
+	Issuer  string   `json:"issuer"`
+	Subject string   `json:"subject"`
+	Client  string   `json:"client,omitempty"`
+	Scopes  []string `json:"scopes"`
+}
+
+// forCaller makes the status describe an OAuth caller of this request
+// instead of the server's own identity, which such a caller never acts as.
+func (st Status) forCaller(ctx context.Context) Status {
+	c, ok := tools.CallerFrom(ctx)
+	if !ok || !c.Scoped {
+		return st
+	}
+	st.Auth = auth.Status{Method: "oauth", Principal: c.User, Issuer: c.Issuer}
+	st.Caller = &CallerStatus{Issuer: c.Issuer, Subject: c.User, Client: c.Client, Scopes: append([]string{}, c.Scopes...)}
+	return st
 }
 
 // MutationStatus says which writes this server performs.
@@ -83,7 +108,7 @@ func resources(vocab *vocabularyCache, status func() Status) []server.ServerReso
 				mcp.WithResourceDescription("This server's version, auth method, whether write tools are enabled, rate limits and argument limits."),
 				mcp.WithMIMEType("application/json")),
 			Handler: func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-				st := status()
+				st := status().forCaller(ctx)
 				// The backend's facts come with the vocabulary, cached; the
 				// status is served without them when it cannot be reached.
 				if v, err := vocab.get(ctx); err == nil && v.referenceDate != "" {

@@ -20,6 +20,8 @@ type Caller struct {
 	// User is the OAuth user's subject, and Client the OAuth client the
 	// token was issued to (azp or client_id). Empty on stdio.
 	User, Client string
+	// Issuer is the OAuth user's token issuer. Empty on stdio.
+	Issuer string
 	// Scoped says the caller's token scopes narrow what it may do: true only
 	// for an OAuth user over HTTP. Elsewhere the server's flags alone decide.
 	Scoped bool

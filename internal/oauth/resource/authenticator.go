@@ -30,6 +30,15 @@ type Config struct {
 	// (--allow-mutations, the ceiling). A write tool it does not allow
 	// needs no scope: the tool itself answers mutations_disabled.
 	Allowed func(tool string) bool
+	// AnyWrite says the server allows at least one write tool: the 401
+	// challenge then asks for the write scope too, so that a client that
+	// requests what the challenge names can use every tool it is shown.
+	AnyWrite bool
+	// OnInsufficientScope, when set, hears of each 403 insufficient_scope
+	// with the scopes the call needed: the embedded issuer ends the token's
+	// narrower refresh grants there, so a client's step-up cannot refresh
+	// back to the same scopes and must ask for a new authorization.
+	OnInsufficientScope func(p Principal, need []string)
 	// HTTPClient reaches the issuers; nil means http.DefaultClient.
 	HTTPClient *http.Client
 	// Now is the clock tokens are checked against; nil means time.Now.
@@ -175,11 +184,24 @@ func (a *Authenticator) Middleware(attach func(context.Context, Principal) conte
 		msg, _ := mcphttp.MessageFrom(r.Context())
 		if need, why := a.needs(msg); need != nil && !hasAll(p, need) {
 			a.cfg.Logger.Info("scope refused", "user", p.Subject, "client", p.ClientID, "method", msg.Method, "tool", msg.Tool, "needs", strings.Join(need, " "))
+			if a.cfg.OnInsufficientScope != nil {
+				a.cfg.OnInsufficientScope(p, need)
+			}
 			a.challenge(w, http.StatusForbidden, "insufficient_scope", strings.Join(need, " "), why)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(attach(r.Context(), p)))
 	})
+}
+
+// ChallengeScopes are the scopes a 401 asks for: what this server allows
+// (MCP authorization, "Scope Selection Strategy"): read, and write when
+// --allow-mutations enables any write tool.
+func (a *Authenticator) ChallengeScopes() []string {
+	if a.cfg.AnyWrite {
+		return []string{a.cfg.ReadScope, a.cfg.WriteScope}
+	}
+	return []string{a.cfg.ReadScope}
 }
 
 // needs returns the scopes a message needs, and a sentence saying why.
@@ -225,10 +247,11 @@ func (a *Authenticator) challenge(w http.ResponseWriter, status int, code, scope
 	if code != "" {
 		parts = append(parts, `error="`+code+`"`)
 	}
+	if scope == "" && status == http.StatusUnauthorized {
+		scope = strings.Join(a.ChallengeScopes(), " ")
+	}
 	if scope != "" {
 		parts = append(parts, `scope="`+scope+`"`)
-	} else if status == http.StatusUnauthorized {
-		parts = append(parts, `scope="`+a.cfg.ReadScope+`"`)
 	}
 	parts = append(parts, `resource_metadata="`+a.metadataURL+`"`)
 	if desc != "" {
