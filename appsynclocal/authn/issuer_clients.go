@@ -396,7 +396,9 @@ func checkClientName(n string) error {
 	if len([]rune(n)) > maxClientName {
 		return fmt.Errorf("client_name is longer than %d characters", maxClientName)
 	}
-	if strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) }) {
+	if strings.ContainsFunc(n, func(r rune) bool {
+		return r < 0x20 || r == 0x7f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+	}) {
 		return errors.New("client_name contains control characters")
 	}
 	return nil

@@ -404,3 +404,19 @@ func TestClientDocumentSafety(t *testing.T) {
 		assert.Contains(t, body, "private address", id)
 	}
 }
+
+// TestEndGrantsBelow: after a resource server refuses a token for
+// insufficient scope, the refresh grant below the needed scopes is ended
+// (so the client's step-up cannot refresh back to them), and a grant that
+// has them is kept.
+func TestEndGrantsBelow(t *testing.T) {
+	f := startAS(t, nil)
+	narrow := f.login(t, "alice", "companies:read")
+	wide := f.login(t, "alice", "companies:read companies:write")
+	assert.Equal(t, 1, f.iss.EndGrantsBelow(authn.DemoTokenClientID, "alice", []string{"companies:read", "companies:write"}))
+	conf := f.oauthConfig(authn.DemoTokenRedirectURI)
+	_, err := conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: narrow.RefreshToken}).Token()
+	assert.Equal(t, "invalid_grant", oauthCode(err))
+	_, err = conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: wide.RefreshToken}).Token()
+	assert.NoError(t, err)
+}

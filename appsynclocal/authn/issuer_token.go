@@ -66,6 +66,31 @@ func (i *Issuer) newRefreshToken(g refreshGrant) (string, error) {
 	return rt, nil
 }
 
+// EndGrantsBelow ends the refresh grants of clientID for subject that lack
+// any of the needed scopes, and returns how many it ended. A resource
+// server calls it when it refuses a token for insufficient scope: the
+// client's step-up then cannot refresh back to the same scopes (a refresh
+// keeps its grant's scopes), gets invalid_grant, and starts a new
+// authorization that asks for what is needed.
+func (i *Issuer) EndGrantsBelow(clientID, subject string, need []string) int {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	n := 0
+	for rt, g := range i.refresh {
+		if g.clientID != clientID || g.subject != subject || g.audience == "" {
+			continue
+		}
+		for _, s := range need {
+			if !slices.Contains(g.scopes, s) {
+				delete(i.refresh, rt)
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 // issued is a token response before it is written.
 type issued struct {
 	claims    Claims
