@@ -6,10 +6,13 @@
 //     for named local users. Mount Issuer.Handler on any mux under the
 //     issuer URL's path, or run it on its own listener with StartIssuer.
 //     It is also a small OAuth 2.1 authorization server for demo users:
-//     RFC 8414 metadata, the authorization code flow with PKCE (S256) and an
-//     automatic login instead of a login page, clients identified by Client
-//     ID Metadata Documents from an allowlist (no open registration), and
-//     the token-exchange grant (RFC 8693) toward allowlisted audiences.
+//     RFC 8414 metadata, the authorization code flow with PKCE (S256), a
+//     consent page where a person picks a demo user and approves or denies
+//     (issuer_consent.go), public clients that register themselves (RFC
+//     7591, issuer_register.go), are configured by the operator, or are
+//     identified by Client ID Metadata Documents fetched safely
+//     (issuer_clients.go), and the token-exchange grant (RFC 8693) toward
+//     allowlisted audiences.
 //   - OIDCAuthenticator verifies a JWT in the Authorization header with
 //     go-oidc (signature, issuer, audience, expiry).
 //   - SigV4Authenticator recomputes an AWS Signature Version 4 over the

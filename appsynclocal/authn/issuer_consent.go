@@ -248,8 +248,8 @@ ul.perms { margin: 0; padding: 0; list-style: none; }
 ul.perms li { padding: .5rem 0 .5rem 1.6rem; position: relative; border-top: 1px solid var(--line); }
 ul.perms li:first-child { border-top: 0; }
 ul.perms li::before { content: "✓"; position: absolute; left: .2rem; color: var(--accent); font-weight: 700; }
-fieldset { border: 0; margin: 0; padding: 0; }
-legend { font-weight: 600; font-size: .95rem; margin: 1.3rem 0 .5rem; padding: 0; }
+fieldset { border: 0; margin: 1.2rem 0 0; padding: 0; }
+legend { font-weight: 600; font-size: .95rem; margin: 0 0 .5rem; padding: 0; }
 label.user { display: flex; align-items: center; gap: .6rem; padding: .55rem .7rem; border: 1px solid var(--line); border-radius: 8px; margin-bottom: .4rem; cursor: pointer; }
 label.user input { accent-color: var(--accent); }
 .note { background: var(--warn-bg); color: var(--warn-text); border-radius: 8px; padding: .6rem .8rem; font-size: .9rem; margin-top: 1rem; }

@@ -5,11 +5,12 @@
 // It does what an MCP client does, without a browser: it discovers the
 // authorization server from the server's protected resource metadata
 // (RFC 9728), reads the authorization server's metadata (RFC 8414), and runs
-// the authorization code flow with PKCE as the allowlisted demo-token client
-// (a Client ID Metadata Document). The embedded issuer logs the named user
-// in automatically and redirects at once, so the redirect is read instead of
-// followed; an authorization server that shows a login page is reported as
-// such.
+// the authorization code flow with PKCE as the demo-token client (a Client
+// ID Metadata Document the embedded issuer carries). The issuer preapproves
+// that client, since it runs on the operator's machine without a browser:
+// it signs the named user (one of its demo users) in and redirects at once,
+// so the redirect is read instead of followed; an authorization server that
+// shows a login or consent page is reported as such.
 package demotoken
 
 import (
