@@ -20,7 +20,7 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/inbound"
+	"github.com/companyintel/mcp-server/internal/oauth/resource"
 )
 
 // This file and everything else that reaches package appsynclocal (and with
@@ -191,8 +191,8 @@ func startIssuerAt(dir string, c authn.IssuerConfig, logger *slog.Logger) (*auth
 }
 
 // endNarrowGrants ends the embedded issuer's refresh grants that lack the
-// scopes a refused call needed (inbound.Config.OnInsufficientScope).
-func (e *embedded) endNarrowGrants(p inbound.Principal, need []string) {
+// scopes a refused call needed (resource.Config.OnInsufficientScope).
+func (e *embedded) endNarrowGrants(p resource.Principal, need []string) {
 	if e == nil || p.Issuer != e.issuer.URL() {
 		return
 	}

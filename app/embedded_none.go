@@ -8,7 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/inbound"
+	"github.com/companyintel/mcp-server/internal/oauth/resource"
 )
 
 // This is the production build (-tags noembedded): the embedded backend, and
@@ -52,4 +52,4 @@ func (e *embedded) Close() error { return nil }
 func (e *embedded) issuerURL() string                             { return "" }
 func (e *embedded) allowResource(string) error                    { return errNoEmbedded }
 func (e *embedded) exchangeClient() (id, secret, audience string) { return "", "", "" }
-func (e *embedded) endNarrowGrants(inbound.Principal, []string)   {}
+func (e *embedded) endNarrowGrants(resource.Principal, []string)  {}
