@@ -266,3 +266,68 @@ func TestSDKClientSignsIn(t *testing.T) {
 	})
 	assert.Contains(t, srv.logs.String(), `msg="scope refused"`, "the step-up went through the server's 403")
 }
+
+// TestSignInRefusesBadInput: the built server's embedded issuer refuses
+// what a careless or hostile client sends, each with a plain message: a
+// registration whose redirect URI is neither loopback nor https, an
+// unknown client, a redirect URI not registered for the client, and a
+// consent decision posted without the page's CSRF token. None of them gets
+// a code or a redirect.
+func TestSignInRefusesBadInput(t *testing.T) {
+	base, _ := startHTTPProcess(t, "--oauth-issuer", "embedded")
+	resp, err := http.Get(base + "/.well-known/oauth-protected-resource/mcp")
+	require.NoError(t, err)
+	var prm struct {
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&prm))
+	resp.Body.Close()
+	require.Len(t, prm.AuthorizationServers, 1)
+	issuer := prm.AuthorizationServers[0]
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+	resp, err = http.Post(issuer+"/register", "application/json", strings.NewReader(`{"client_name":"careless","redirect_uris":["http://app.example.com/callback"]}`))
+	require.NoError(t, err)
+	var refused map[string]string
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&refused))
+	resp.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Equal(t, "invalid_redirect_uri", refused["error"])
+	assert.Contains(t, refused["error_description"], "must be https, or http on a loopback address")
+
+	resp, err = http.Post(issuer+"/register", "application/json", strings.NewReader(`{"client_name":"e2e bad input","redirect_uris":["http://127.0.0.1/callback"]}`))
+	require.NoError(t, err)
+	var reg map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&reg))
+	resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode, reg)
+	id, _ := reg["client_id"].(string)
+
+	authorize := func(clientID, redirect string) (int, string) {
+		q := "response_type=code&code_challenge_method=S256&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&state=s" +
+			"&client_id=" + clientID + "&redirect_uri=" + redirect
+		resp, err := noRedirect.Get(issuer + "/authorize?" + q)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		assert.Empty(t, resp.Header.Get("Location"), "never redirected")
+		return resp.StatusCode, string(b)
+	}
+	status, body := authorize("no-such-client", "http://127.0.0.1/callback")
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Contains(t, body, "is not known to this server")
+	status, body = authorize(id, "https://evil.example/callback")
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Contains(t, body, "is not registered for this client")
+	status, body = authorize(id, "http://127.0.0.1:5555/callback")
+	assert.Equal(t, http.StatusOK, status, "the consent page, for a registered loopback redirect on any port")
+	assert.Contains(t, body, "“e2e bad input” wants to use your account")
+
+	resp, err = noRedirect.PostForm(issuer+"/authorize", map[string][]string{"request": {"e30"}, "decision": {"approve"}, "user": {"alice"}})
+	require.NoError(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Contains(t, string(b), "CSRF token is missing or does not match")
+	assert.Empty(t, resp.Header.Get("Location"))
+}

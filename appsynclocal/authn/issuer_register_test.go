@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -346,11 +347,13 @@ func TestAuthorizeBadInput(t *testing.T) {
 // private address is refused with a plain message and not kept.
 func TestClientDocumentSafety(t *testing.T) {
 	release := make(chan struct{})
+	var largeFetches atomic.Int32
 	var docs *httptest.Server
 	docs = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := docs.URL + r.URL.Path
 		switch r.URL.Path {
 		case "/large.json":
+			largeFetches.Add(1)
 			_, _ = w.Write([]byte(`{"client_id":"` + id + `","redirect_uris":["http://127.0.0.1/cb"],"pad":"` + strings.Repeat("x", 9<<10) + `"}`))
 		case "/slow.json":
 			select { // answers only after the issuer gave up
@@ -386,6 +389,8 @@ func TestClientDocumentSafety(t *testing.T) {
 			assert.Contains(t, body, tc.says)
 		})
 	}
+	authorize(t, authURL(f, docs.URL+"/large.json", "http://127.0.0.1/cb", v, nil))
+	assert.EqualValues(t, 2, largeFetches.Load(), "a refused document is not kept: asked again, it is fetched again")
 	status, _, body := authorize(t, authURL(f, docs.URL+"/ok.json", "http://127.0.0.1:5000/cb", v, nil))
 	assert.Equal(t, http.StatusOK, status, body)
 	assert.Contains(t, body, "“Local tool” wants to use your account")
