@@ -22,18 +22,18 @@ import (
 )
 
 // sdkHint is how to get what the sign-in test runs.
-const sdkHint = "the TypeScript MCP SDK client is not installed: run `npm ci --prefix e2e/sdkclient` from the repository root; Debian's chromium must be at /usr/bin/chromium"
+const sdkHint = "the TypeScript MCP SDK client is not installed: run `npm ci --prefix e2e/tsclient` from the repository root; Debian's chromium must be at /usr/bin/chromium"
 
-// sdkClient returns the sign-in script (e2e/sdkclient/signin.mjs), its
+// sdkClient returns the sign-in script (e2e/tsclient/signin.mjs), its
 // pinned packages and chromium present. Without them the test is skipped
 // on a developer's machine but fails in CI (CI set), which installs them.
 func sdkClient(t *testing.T) string {
 	t.Helper()
-	script, err := filepath.Abs(filepath.Join("sdkclient", "signin.mjs"))
+	script, err := filepath.Abs(filepath.Join("tsclient", "signin.mjs"))
 	require.NoError(t, err)
 	var missing []string
-	for _, p := range []string{filepath.Join("sdkclient", "node_modules", "@modelcontextprotocol", "sdk", "package.json"),
-		filepath.Join("sdkclient", "node_modules", "puppeteer-core", "package.json"), "/usr/bin/chromium"} {
+	for _, p := range []string{filepath.Join("tsclient", "node_modules", "@modelcontextprotocol", "sdk", "package.json"),
+		filepath.Join("tsclient", "node_modules", "puppeteer-core", "package.json"), "/usr/bin/chromium"} {
 		if _, err := os.Stat(p); err != nil {
 			missing = append(missing, p)
 		}
