@@ -33,7 +33,7 @@ func (o addToCollectionOutput) Preview() string {
 	fmt.Fprintf(&b, "Add %s to your collection %s (now %s):", companies(len(o.Added)), strconv.Quote(o.Collection.Name), companies(o.Collection.ItemCount))
 	o.list(&b, o.Added)
 	if n := len(o.AlreadyPresent); n > 0 {
-		fmt.Fprintf(&b, "\nAlready in it, left as they are: %d:", n)
+		fmt.Fprintf(&b, "\nAlready in it, left as they are (%d):", n)
 		o.list(&b, o.AlreadyPresent)
 	}
 	if n := len(o.NotFound); n > 0 {
