@@ -24,14 +24,15 @@ const callTimeout = 30 * time.Second
 // The one request every path makes. searchArgs are the arguments of the
 // search_companies tool call; searchVars are the GraphQL variables the
 // server sends for them (it reads "US" as the facet "countries;United
-// States" and passes the default limit of 20, no size or founding bounds
-// and no cursor). The direct
+// States" and passes the default limit of 20, no exclusions, size or founding
+// bounds, sort, exact count or cursor). The direct
 // call posts searchVars with the server's own operation text
 // (query.SearchCompaniesDocument), so both ask the backend the same.
 var (
 	searchArgs = map[string]any{"query": "software", "country": "US", "limit": 20}
-	searchVars = map[string]any{"keyword": "software", "filters": []string{"countries;United States"},
-		"minEmployees": nil, "maxEmployees": nil, "foundedAfter": nil, "foundedBefore": nil, "limit": 20, "nextToken": nil}
+	searchVars = map[string]any{"keyword": "software", "filters": []string{"countries;United States"}, "excludeFilters": nil,
+		"minEmployees": nil, "maxEmployees": nil, "foundedAfter": nil, "foundedBefore": nil, "sort": nil, "exactCount": nil,
+		"limit": 20, "nextToken": nil}
 )
 
 // graphqlRequest is the body the server's GraphQL client posts (genqlient's

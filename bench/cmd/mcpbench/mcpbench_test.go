@@ -38,7 +38,7 @@ func TestInlineVariablesOnTheServersOperation(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, q, "$")
 	assert.Contains(t, q, "query SearchCompanies {")
-	assert.Contains(t, q, `searchCompanies(keyword: "software", filters: ["countries;United States"], minEmployees: null, maxEmployees: null, foundedAfter: null, foundedBefore: null, limit: 20, nextToken: null)`)
+	assert.Contains(t, q, `searchCompanies(keyword: "software", filters: ["countries;United States"], excludeFilters: null, minEmployees: null, maxEmployees: null, foundedAfter: null, foundedBefore: null, sort: null, exactCount: null, limit: 20, nextToken: null)`)
 	// The selection set and fragments are the server's, untouched.
 	_, rest, _ := strings.Cut(query.SearchCompaniesDocument, "{")
 	_, got, _ := strings.Cut(q, "{")
