@@ -68,7 +68,7 @@ func listTools(t *testing.T, s *server.MCPServer) []map[string]any {
 
 func TestCatalogueMatchesSnapshots(t *testing.T) {
 	s, counts := testServer(t, Mutations{}, false)
-	assert.Equal(t, Counts{Tools: 9, Resources: 2, Prompts: 2}, counts)
+	assert.Equal(t, Counts{Tools: 9, Resources: 5, Prompts: 2}, counts)
 	for _, tool := range listTools(t, s) {
 		name := tool["name"].(string)
 		t.Run(name, func(t *testing.T) {

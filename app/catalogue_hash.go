@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "3b5190d098b00236f2e5fd924320fa633eb0f1e52c2c3e9002ebf5aa0f65eb44"
-	recordedFeedbackCatalogueHash = "93f7c11f3eee0a64345817a00888e0256ae7a0ec81a6584dbf939fd6a3f9034e"
+	recordedCatalogueHash         = "089655dcaa136bf86496b663871e51b4d97562e862db18ade44d3a83569dfaa1"
+	recordedFeedbackCatalogueHash = "75a8f6336d73079d47825cb2ec079650bf7a29d6022f63ef2c34229c1f171d86"
 )

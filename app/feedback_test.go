@@ -30,7 +30,7 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 		Reader: &querytest.Reader{}, Writer: &mutationtest.Writer{}, FeedbackTool: true,
 		Limiter: ratelimit.New(defaultLimits()), Runtime: tools.Runtime{Logger: discardLogger()}, Version: "test",
 	})
-	assert.Equal(t, Counts{Tools: 10, Resources: 2, Prompts: 2}, counts)
+	assert.Equal(t, Counts{Tools: 10, Resources: 5, Prompts: 2}, counts)
 	listed := listTools(t, s)
 	require.Len(t, listed, 10)
 	var tool map[string]any

@@ -48,6 +48,8 @@ type Status struct {
 	// Data is what the backend says about its data; absent when it says
 	// nothing or cannot be reached.
 	Data *DataStatus `json:"data,omitempty"`
+	// Views says which tools' results hosts with MCP Apps show as views.
+	Views ViewsStatus `json:"views"`
 }
 
 // DataStatus describes the data behind the API, as the backend reports it.
@@ -85,9 +87,9 @@ type MutationStatus struct {
 }
 
 // resources returns the filter vocabulary and status resources, served from
-// vocab.
+// vocab, and the views.
 func resources(vocab *vocabularyCache, status func() Status) []server.ServerResource {
-	return []server.ServerResource{
+	return append([]server.ServerResource{
 		{
 			Resource: mcp.NewResource(FiltersURI, "filter_vocabulary",
 				mcp.WithResourceTitle("Search filter vocabulary"),
@@ -118,7 +120,7 @@ func resources(vocab *vocabularyCache, status func() Status) []server.ServerReso
 				return jsonContents(StatusURI, st)
 			},
 		},
-	}
+	}, viewResources()...)
 }
 
 // vocabulary is the filter vocabulary as the resource shows it.

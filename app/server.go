@@ -131,7 +131,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	s.AddTools(served...)
 
-	status := Status{Version: p.Version, Transport: p.Transport}
+	status := Status{Version: p.Version, Transport: p.Transport, Views: viewsStatus(catalogue)}
 	for _, t := range served {
 		status.Tools = append(status.Tools, t.Tool.Name)
 	}

@@ -22,7 +22,7 @@ var (
 
 // startupLine is the design's start-up line with mutations off, field for
 // field (the text log leaves the time to the client that reads stderr).
-var startupLine = regexp.MustCompile(`^level=INFO msg="starting mcp-server" version=\S+ transport=stdio auth=\S+ mutations=false tools=9 resources=2 prompts=2 catalog=[0-9a-f]{12}$`)
+var startupLine = regexp.MustCompile(`^level=INFO msg="starting mcp-server" version=\S+ transport=stdio auth=\S+ mutations=false tools=9 resources=5 prompts=2 catalog=[0-9a-f]{12}$`)
 
 // company is the part of a company object the tests look at.
 type company struct {
@@ -142,7 +142,7 @@ func TestReadTools(t *testing.T) {
 			for _, r := range list.Resources {
 				uris = append(uris, r.URI)
 			}
-			assert.ElementsMatch(t, []string{"companies://filters", "companies://server/status"}, uris)
+			assert.ElementsMatch(t, []string{"companies://filters", "companies://server/status", "ui://search", "ui://profile", "ui://collection"}, uris)
 
 			type facet struct {
 				Name  string `json:"name"`
@@ -450,7 +450,7 @@ func TestJSONLogs(t *testing.T) {
 		assert.Equal(t, "stdio", startup["transport"])
 		assert.Equal(t, false, startup["mutations"])
 		assert.EqualValues(t, 9, startup["tools"])
-		assert.EqualValues(t, 2, startup["resources"])
+		assert.EqualValues(t, 5, startup["resources"])
 		assert.EqualValues(t, 2, startup["prompts"])
 
 		assert.NotContains(t, s.stderr.String(), secret, "argument values must not reach the log")

@@ -188,7 +188,7 @@ func inputSchema(fields []field) json.RawMessage {
 	// refused, and the 16 bytes are spent on every tool of the catalogue.
 	props[ContextArg] = map[string]any{
 		"type":        "string",
-		"description": "User's goal, logged.",
+		"description": "User's goal.",
 	}
 	schema := map[string]any{
 		"type":                 "object",

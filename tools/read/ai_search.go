@@ -11,6 +11,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/views"
 )
 
 type aiSearchInput struct {
@@ -88,7 +89,7 @@ func NewAiSearch(r query.Reader) tools.Tool {
 		Run: func(ctx context.Context, in aiSearchInput) (aiSearchOutput, error) {
 			return aiSearch(ctx, r, in)
 		},
-	})
+	}).WithView(views.SearchURI)
 }
 
 func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOutput, error) {

@@ -6,10 +6,11 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/views"
 )
 
 type getCollectionItemsInput struct {
-	CollectionID string `json:"collection_id" desc:"From list_collections or create_collection." max:"100"`
+	CollectionID string `json:"collection_id" desc:"An id from list_collections." max:"100"`
 	Limit        int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
 	Cursor       string `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
 }
@@ -72,13 +73,13 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
 		Facts:       getCollectionItemsFacts,
 		Title:       "Get a collection's companies",
-		Description: "List the companies in one of the user's collections, in the order they were added.",
+		Description: "The companies in one of the user's collections, in the order added, page by page.",
 		Hints:       readHints,
 		NextStep:    tools.CollectionNextStep,
 		Run: func(ctx context.Context, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
 			return getCollectionItems(ctx, r, in)
 		},
-	})
+	}).WithView(views.CollectionURI)
 }
 
 func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {

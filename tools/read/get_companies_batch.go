@@ -68,7 +68,7 @@ func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
 		Facts:       getCompaniesBatchFacts,
 		Title:       "Get several companies",
-		Description: "Fetch up to 50 full company profiles by id, in the order given; unknown ids go to not_found.",
+		Description: "Up to 50 full company profiles by id, in order given; unknown ids go to not_found.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {
 			return getCompaniesBatch(ctx, r, in)

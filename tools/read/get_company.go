@@ -5,10 +5,11 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/views"
 )
 
 type getCompanyInput struct {
-	ID string `json:"id" desc:"From a search, e.g. \"cmp_000123\"." max:"100"`
+	ID string `json:"id" desc:"E.g. \"cmp_000123\"." max:"100"`
 }
 
 type getCompanyOutput struct {
@@ -46,12 +47,12 @@ func NewGetCompany(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompanyInput, getCompanyOutput]{
 		Facts:       getCompanyFacts,
 		Title:       "Get a company",
-		Description: "Fetch one company's full profile by id, with contacts found by request_email_discovery. Several ids: get_companies_batch.",
+		Description: "One company's full profile by id, with contacts found by request_email_discovery.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompanyInput) (getCompanyOutput, error) {
 			return getCompany(ctx, r, in)
 		},
-	})
+	}).WithView(views.ProfileURI)
 }
 
 func getCompany(ctx context.Context, r query.Reader, in getCompanyInput) (getCompanyOutput, error) {

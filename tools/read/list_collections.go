@@ -61,7 +61,7 @@ func NewListCollections(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[listCollectionsInput, listCollectionsOutput]{
 		Facts:       listCollectionsFacts,
 		Title:       "List my collections",
-		Description: "List the user's collections, newest first, with item counts; get_collection_items opens one.",
+		Description: "The user's collections, newest first, with counts; get_collection_items opens one.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in listCollectionsInput) (listCollectionsOutput, error) {
 			return listCollections(ctx, r, in)

@@ -10,6 +10,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/internal/country"
 	"github.com/companyintel/mcp-server/tools"
+	"github.com/companyintel/mcp-server/views"
 )
 
 type searchCompaniesInput struct {
@@ -96,7 +97,7 @@ func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
 			return searchCompanies(ctx, r, v, in)
 		},
-	})
+	}).WithView(views.SearchURI)
 }
 
 func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searchCompaniesInput) (searchCompaniesOutput, error) {

@@ -1,0 +1,170 @@
+// Shared by the three views: the connection to the host, theming, and a DOM
+// builder that only ever writes text, never markup, so a company name such as
+// "<img src=x onerror=...>" is shown as those characters.
+import { App, applyDocumentTheme, applyHostStyleVariables } from "@modelcontextprotocol/ext-apps";
+
+// el builds an element. attrs are set as attributes (on* handlers are
+// functions, added as listeners); children are nodes or strings, and strings
+// become text nodes.
+export function el(tag, attrs, ...children) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    n.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return n;
+}
+
+// num formats a count for people: 12,345.
+export function num(n) {
+  return typeof n === "number" ? n.toLocaleString("en-US") : "";
+}
+
+// refusal turns a failed tool result into plain words: what happened and what
+// the person can do, then the server's own message for the details.
+export function refusal(result) {
+  const meta = (result && result._meta && result._meta["io.companyintel/error"]) || {};
+  const detail = meta.message || textOf(result) || "The server gave no reason.";
+  const plain = {
+    mutations_disabled: "This server does not allow changes: writes are switched off by its operator. Nothing was changed.",
+    forbidden: "You are not allowed to make this change. Nothing was changed.",
+    unauthorized: "You are signed out or your access has expired. Sign in again, then retry.",
+    rate_limited: "Too many requests for now." + (meta.retry_after_s ? ` Try again in ${meta.retry_after_s} seconds.` : " Try again shortly."),
+    not_found: "That was not found.",
+    invalid_arguments: "The request was not accepted as entered.",
+    declined: "The change was not confirmed, so nothing was changed.",
+    backend_timeout: "The data service is busy. Try again in a moment.",
+    backend_unreachable: "The data service cannot be reached right now.",
+  }[meta.code];
+  return { plain: plain || "The request failed.", detail };
+}
+
+// textOf returns a result's text content.
+export function textOf(result) {
+  const c = (result && result.content) || [];
+  return c.filter((b) => b && b.type === "text").map((b) => b.text).join("\n");
+}
+
+// structured returns a result's structured content, or the JSON its text
+// holds when a host passes only the text on.
+export function structured(result) {
+  if (!result) return null;
+  if (result.structuredContent) return result.structuredContent;
+  try {
+    return JSON.parse(textOf(result));
+  } catch {
+    return null;
+  }
+}
+
+// errorBox shows a failure in plain words, with the server's message under it.
+export function errorBox(result) {
+  const r = refusal(result);
+  return el("div", { class: "refusal", role: "alert" }, el("p", {}, r.plain), el("p", { class: "detail" }, r.detail));
+}
+
+// connect starts the view: onResult receives every tool result the host
+// hands over; onInput the arguments the tool was called with.
+export function connect(name, { onInput, onResult }) {
+  const app = new App({ name, version: "1.0.0" }, {}, { autoResize: true });
+  const theme = (ctx) => {
+    if (!ctx) return;
+    if (ctx.theme) applyDocumentTheme(ctx.theme);
+    if (ctx.styles && ctx.styles.variables) applyHostStyleVariables(ctx.styles.variables);
+  };
+  app.ontoolinput = (p) => onInput && onInput((p && p.arguments) || {});
+  app.ontoolresult = (r) => onResult(r);
+  app.ontoolcancelled = () => onResult({ isError: true, content: [{ type: "text", text: "The call was cancelled." }] });
+  app.onhostcontextchanged = theme;
+  app.onteardown = async () => ({});
+  app.connect().then(() => theme(app.getHostContext()));
+  return app;
+}
+
+// call runs a tool through the host. A failure of the host itself (it
+// refused the call, the connection dropped) comes back as a failed result,
+// so the view shows it like any other.
+export async function call(app, name, args) {
+  try {
+    return await app.callServerTool({ name, arguments: args });
+  } catch (e) {
+    return { isError: true, content: [{ type: "text", text: `The host could not run ${name}: ${(e && e.message) || e}` }] };
+  }
+}
+
+// companyCells are the columns the search and collection tables share.
+export const columns = [
+  { key: "name", label: "Name" },
+  { key: "country_code", label: "Country" },
+  { key: "city", label: "City" },
+  { key: "employee_count", label: "Head count", numeric: true },
+  { key: "founded_year", label: "Founded", numeric: true },
+  { key: "categories", label: "Categories" },
+];
+
+// cell renders one company field.
+export function cell(c, col) {
+  const v = c[col.key];
+  if (col.key === "name") return el("td", {}, el("span", { class: "name" }, c.name || ""), el("span", { class: "id" }, c.id || ""));
+  if (col.key === "categories") return el("td", {}, (v || []).join(", "));
+  if (col.numeric) return el("td", { class: "num" }, v === undefined || v === null ? "—" : num(v));
+  return el("td", {}, v || "—");
+}
+
+// sortable makes a table head whose buttons sort the rows shown; state holds
+// {key, dir} and rerender redraws.
+export function sortableHead(cols, state, rerender, extra) {
+  return el(
+    "thead",
+    {},
+    el(
+      "tr",
+      {},
+      cols.map((col) =>
+        el(
+          "th",
+          { scope: "col", "aria-sort": state.key === col.key ? (state.dir > 0 ? "ascending" : "descending") : "none", class: col.numeric ? "num" : "" },
+          el(
+            "button",
+            {
+              type: "button",
+              "data-sort": col.key,
+              onclick: () => {
+                state.dir = state.key === col.key ? -state.dir : 1;
+                state.key = col.key;
+                rerender();
+              },
+            },
+            col.label,
+            el("span", { class: "arrow", "aria-hidden": "true" }, state.key === col.key ? (state.dir > 0 ? " ▲" : " ▼") : ""),
+          ),
+        ),
+      ),
+      extra || [],
+    ),
+  );
+}
+
+// sorted returns rows sorted by state (stable; empty values last).
+export function sorted(rows, state, get) {
+  if (!state.key) return rows;
+  const val = (r) => {
+    const v = get(r)[state.key];
+    return Array.isArray(v) ? v.join(", ") : v;
+  };
+  return rows
+    .map((r, i) => [r, i])
+    .sort(([a, i], [b, j]) => {
+      const x = val(a), y = val(b);
+      const ex = x === undefined || x === null || x === "", ey = y === undefined || y === null || y === "";
+      if (ex || ey) return ex === ey ? i - j : ex ? 1 : -1;
+      const d = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+      return d ? d * state.dir : i - j;
+    })
+    .map(([r]) => r);
+}
