@@ -135,7 +135,7 @@ func TestAiSearchInterpretationIsStructuredAndItsPagingNoteLosesNothing(t *testi
 	require.Contains(t, note, call)
 	args := note[strings.Index(note, call)+len(call):]
 	args = args[:strings.Index(args, " and follow next_cursor")]
-	assert.Equal(t, `{"country":"Germany","categories":["Software"],"min_employees":20,"max_employees":500,"founded_after":2006}`, args)
+	assert.Equal(t, `{"country":"Germany","categories":["Software"],"min_employees":20,"max_employees":500,"founded_after":2006,"limit":2}`, args)
 	again := s.ok("search_companies", args)
 	assert.Equal(t, sc["total"], again["total"], "the repeated search finds what ai_search counted")
 

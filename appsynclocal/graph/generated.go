@@ -51,9 +51,11 @@ type ComplexityRoot struct {
 		Interpretation    func(childComplexity int) int
 		Items             func(childComplexity int) int
 		Keywords          func(childComplexity int) int
+		Limit             func(childComplexity int) int
 		MaxEmployees      func(childComplexity int) int
 		MinEmployees      func(childComplexity int) int
 		NotApplied        func(childComplexity int) int
+		Sort              func(childComplexity int) int
 		Total             func(childComplexity int) int
 		TotalIsLowerBound func(childComplexity int) int
 	}
@@ -257,6 +259,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AiSearchResult.Keywords(childComplexity), true
+	case "AiSearchResult.limit":
+		if e.ComplexityRoot.AiSearchResult.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.Limit(childComplexity), true
 	case "AiSearchResult.maxEmployees":
 		if e.ComplexityRoot.AiSearchResult.MaxEmployees == nil {
 			break
@@ -275,6 +283,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AiSearchResult.NotApplied(childComplexity), true
+	case "AiSearchResult.sort":
+		if e.ComplexityRoot.AiSearchResult.Sort == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.Sort(childComplexity), true
 	case "AiSearchResult.total":
 		if e.ComplexityRoot.AiSearchResult.Total == nil {
 			break
@@ -931,7 +945,11 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
   foundedAfter: Int
   "Latest founding year derived from the query (inclusive), if any."
   foundedBefore: Int
-  "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `), and cities, which no filter expresses and which were searched as keywords (` + "`" + `city \"Berlin\" (a keyword)` + "`" + `). Empty when everything asked for was applied."
+  "The order a superlative in the query asked for (\"the largest\": EMPLOYEES_DESC), if any; otherwise the items are by relevance."
+  sort: CompanySort
+  "The page size used: the count the query asked for (\"top 5\"), at most 50, else the limit argument."
+  limit: Int
+  "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `), cities, which no filter expresses and which were searched as keywords (` + "`" + `city \"Berlin\" (a keyword)` + "`" + `), places that are not countries (` + "`" + `place \"California\" (not a country or city of the data)` + "`" + `), head counts given as one number, numbers read as nothing, and keywords left out because no profile, or no company matching the filters, has them (` + "`" + `keywords \"quantum\" (in no company profile)` + "`" + `). Empty when everything asked for was applied."
   notApplied: [String!]!
   "How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true."
   total: Int!
@@ -1079,6 +1097,10 @@ func (ec *executionContext) childFields_AiSearchResult(ctx context.Context, fiel
 		return ec.fieldContext_AiSearchResult_foundedAfter(ctx, field)
 	case "foundedBefore":
 		return ec.fieldContext_AiSearchResult_foundedBefore(ctx, field)
+	case "sort":
+		return ec.fieldContext_AiSearchResult_sort(ctx, field)
+	case "limit":
+		return ec.fieldContext_AiSearchResult_limit(ctx, field)
 	case "notApplied":
 		return ec.fieldContext_AiSearchResult_notApplied(ctx, field)
 	case "total":
@@ -2014,6 +2036,52 @@ func (ec *executionContext) _AiSearchResult_foundedBefore(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_AiSearchResult_foundedBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AiSearchResult_sort(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_sort(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sort, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CompanySort) graphql.Marshaler {
+			return ec.marshalOCompanySort2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐCompanySort(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_sort(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "CompanySort")
+}
+
+func (ec *executionContext) _AiSearchResult_limit(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
 }
 
@@ -5030,6 +5098,16 @@ func (ec *executionContext) _AiSearchResult(ctx context.Context, sel ast.Selecti
 			}
 		case "foundedBefore":
 			out.Values[i] = ec._AiSearchResult_foundedBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sort":
+			out.Values[i] = ec._AiSearchResult_sort(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "limit":
+			out.Values[i] = ec._AiSearchResult_limit(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/companyintel/mcp-server/appsynclocal/graph/model"
@@ -12,10 +13,14 @@ import (
 // maxAIQuery bounds the sentence aiSearch reads.
 const maxAIQuery = 1000
 
-// AiSearch reads a sentence into filters and keywords, searches with them,
-// and says how it read the sentence, including what it did not apply: the
-// interpreter turns no exclusion into its opposite and no set of bounds
-// into an empty range.
+// AiSearch reads a sentence into filters, keywords, an order and a count,
+// searches with them, and says how it read the sentence, including what it
+// did not apply: the interpreter turns no exclusion into its opposite and no
+// set of bounds into an empty range. Keywords never empty an answer the
+// filters alone have: a word in no profile is left out, and so are all of
+// them when no company matching the filters has them, each listed in
+// notApplied. A superlative orders the answer and a count sizes the page;
+// neither filters.
 func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) (*model.AiSearchResult, error) {
 	query = strings.TrimSpace(query)
 	switch {
@@ -29,12 +34,15 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 		return nil, r.fail(ctx, "aiSearch", err)
 	}
 	iq := interpret.Parse(query)
+	if iq.Limit > 0 {
+		n = iq.Limit
+	}
 	sq := store.SearchQuery{
-		Keyword:      strings.Join(iq.Keywords, " "),
 		MinEmployees: iq.MinEmployees,
 		MaxEmployees: iq.MaxEmployees,
 		FoundedFrom:  iq.FoundedFrom,
 		FoundedTo:    iq.FoundedTo,
+		Sort:         store.Sort(iq.Sort),
 		Limit:        n,
 	}
 	for _, c := range iq.Countries {
@@ -43,44 +51,84 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 	for _, k := range iq.Categories {
 		sq.Facets.AddCategory(k)
 	}
+	if err := r.useKeywords(ctx, &iq, sq); err != nil {
+		return nil, r.fail(ctx, "aiSearch", err)
+	}
+	sq.Keyword = strings.Join(iq.Keywords, " ")
 	page, err := r.store.Search(ctx, sq)
 	if err != nil {
 		return nil, r.fail(ctx, "aiSearch", err)
 	}
-	// A sentence leaves words no profile has; rather than answer nothing,
-	// rank by any of them, and say so.
-	anyWord := false
-	if page.Total == 0 && len(iq.Keywords) > 1 {
-		sq.AnyWord, anyWord = true, true
-		if page, err = r.store.Search(ctx, sq); err != nil {
-			return nil, r.fail(ctx, "aiSearch", err)
+	return out(iq, sq, page), nil
+}
+
+// useKeywords leaves out of q the keywords the search could not use: each
+// word no profile has, then, if no company matching the filters has all the
+// others, those too (when the filters alone match some). Each is listed in
+// NotApplied with its reason, so a keyword never silently empties an
+// answer.
+func (r *queryResolver) useKeywords(ctx context.Context, q *interpret.Query, sq store.SearchQuery) error {
+	var absent []string
+	for _, w := range q.Keywords {
+		page, err := r.store.Search(ctx, store.SearchQuery{Keyword: w, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if page.Total == 0 {
+			absent = append(absent, w)
 		}
 	}
-	out := &model.AiSearchResult{
+	q.DropKeywords(absent, "in no company profile")
+	if len(q.Keywords) == 0 {
+		return nil
+	}
+	sq.Keyword, sq.Limit = strings.Join(q.Keywords, " "), 1
+	with, err := r.store.Search(ctx, sq)
+	if err != nil || with.Total > 0 {
+		return err
+	}
+	sq.Keyword = ""
+	without, err := r.store.Search(ctx, sq)
+	if err != nil || without.Total == 0 {
+		return err
+	}
+	q.DropKeywords(slices.Clone(q.Keywords), "no company matching the filters has them")
+	return nil
+}
+
+// out is aiSearch's answer for the reading q, searched as sq, found page.
+func out(q interpret.Query, sq store.SearchQuery, page *store.CompanyPage) *model.AiSearchResult {
+	res := &model.AiSearchResult{
 		Items:             toCompanies(page.Items),
-		Interpretation:    iq.Describe(anyWord),
-		AppliedFilters:    iq.Filters(),
-		NotApplied:        iq.NotApplied,
+		Interpretation:    q.Describe(),
+		AppliedFilters:    q.Filters(),
+		NotApplied:        q.NotApplied,
 		Total:             page.Total,
 		TotalIsLowerBound: page.TotalIsLowerBound,
+		Limit:             ptr(sq.Limit),
 	}
-	if out.NotApplied == nil {
-		out.NotApplied = []string{}
+	if res.NotApplied == nil {
+		res.NotApplied = []string{}
 	}
-	if len(iq.Keywords) > 0 {
-		out.Keywords = ptr(sq.Keyword)
+	if sq.Keyword != "" {
+		res.Keywords = ptr(sq.Keyword)
 	}
-	if iq.MinEmployees > 0 {
-		out.MinEmployees = ptr(iq.MinEmployees)
+	if q.MinEmployees > 0 {
+		res.MinEmployees = ptr(q.MinEmployees)
 	}
-	if iq.MaxEmployees > 0 {
-		out.MaxEmployees = ptr(iq.MaxEmployees)
+	if q.MaxEmployees > 0 {
+		res.MaxEmployees = ptr(q.MaxEmployees)
 	}
-	if iq.FoundedFrom > 0 {
-		out.FoundedAfter = ptr(iq.FoundedFrom)
+	if q.FoundedFrom > 0 {
+		res.FoundedAfter = ptr(q.FoundedFrom)
 	}
-	if iq.FoundedTo > 0 {
-		out.FoundedBefore = ptr(iq.FoundedTo)
+	if q.FoundedTo > 0 {
+		res.FoundedBefore = ptr(q.FoundedTo)
 	}
-	return out, nil
+	for gql, st := range storeSort {
+		if st == sq.Sort && st != store.SortRelevance {
+			res.Sort = ptr(gql)
+		}
+	}
+	return res
 }

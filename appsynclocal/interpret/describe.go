@@ -8,10 +8,10 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 )
 
-// Describe says in one sentence how the query was read, so a user can see
-// what was understood and rephrase what was not. anyWord says the keywords
-// were matched loosely because no company had all of them.
-func (q Query) Describe(anyWord bool) string {
+// Describe says how the query was read, so a user can see what was
+// understood and rephrase what was not: every filter with the words that
+// set it, the order and count asked for, and every phrase not applied.
+func (q Query) Describe() string {
 	var parts []string
 	if len(q.Categories) > 0 {
 		names := make([]string, len(q.Categories))
@@ -32,13 +32,18 @@ func (q Query) Describe(anyWord bool) string {
 		parts = append(parts, s)
 	}
 	if s := q.foundedPhrase(); s != "" {
+		if len(q.YearPhrases) > 0 {
+			s += " (from " + quoteAll(q.YearPhrases)
+			if q.relativeYears {
+				s += fmt.Sprintf(", counted to the data's reference date %s", dataset.ReferenceDate.Format("2006-01-02"))
+			}
+			s += ")"
+		}
 		parts = append(parts, s)
 	}
 	if len(q.Keywords) > 0 {
 		kw := strconv.Quote(strings.Join(q.Keywords, " "))
 		switch {
-		case anyWord:
-			parts = append(parts, "ranked by relevance to any of "+kw+" (no company matched all of them)")
 		case len(q.Keywords) == 1:
 			parts = append(parts, "ranked by relevance to "+kw)
 		default:
@@ -47,9 +52,22 @@ func (q Query) Describe(anyWord bool) string {
 	}
 	var out string
 	if len(parts) == 0 {
-		out = "All companies, in id order: no country, category, size, founding year or keyword was recognised."
+		out = "All companies: no country, category, size, founding year or keyword was recognised."
 	} else {
 		out = "Companies " + strings.Join(parts, ", ") + "."
+	}
+	if q.Sort != SortRelevance {
+		out += fmt.Sprintf(" Sorted %s (from %q).", sortSaid[q.Sort], q.SortPhrase)
+	}
+	if q.Limit > 0 {
+		out += fmt.Sprintf(" Showing at most %d (from %q)", q.Limit, q.LimitPhrase)
+		if q.limitCapped > 0 {
+			out += fmt.Sprintf(", not %d: a page holds at most %d", q.limitCapped, MaxLimit)
+		}
+		out += "."
+	}
+	if q.HowMany {
+		out += ` Asked "how many": total is the answer.`
 	}
 	if len(q.notSaid) > 0 {
 		out += " Not applied: excluding " + andList(q.notSaid) +
@@ -57,6 +75,13 @@ func (q Query) Describe(anyWord bool) string {
 	}
 	for _, c := range q.conflicts {
 		out += " Not applied: " + c + "."
+	}
+	if len(q.places) > 0 {
+		out += " Not applied: the place " + andList(quoted(q.places)) +
+			" — no filter expresses it (countries only), so it was left out; check each company's location."
+	}
+	for _, u := range q.unread {
+		out += " Not applied: " + u + "."
 	}
 	if len(q.cities) > 0 {
 		out += " Not applied: a city filter for " + andList(q.cities) +
@@ -145,4 +170,12 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+func quoted(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strconv.Quote(v)
+	}
+	return out
 }

@@ -30,7 +30,7 @@ func FuzzParse(f *testing.F) {
 		if q.FoundedFrom < 0 || q.FoundedTo < 0 || (q.FoundedTo > 0 && q.FoundedFrom > q.FoundedTo) {
 			t.Fatalf("%q: founding-year bounds %d..%d", s, q.FoundedFrom, q.FoundedTo)
 		}
-		_ = q.Describe(false)
+		_ = q.Describe()
 		_ = q.Filters()
 	})
 }

@@ -35,6 +35,21 @@ type Query struct {
 	// FoundedFrom and FoundedTo bound the founding year; 0 means no bound.
 	// When both are set, FoundedFrom <= FoundedTo.
 	FoundedFrom, FoundedTo int
+	// YearPhrases are the words that set the founding-year bounds ("in the
+	// last five years", "founded in the 1990s"), for the summary.
+	YearPhrases []string
+	// Sort is the order a superlative asked for ("the largest": most
+	// employees first); SortPhrase is the superlative.
+	Sort       Sort
+	SortPhrase string
+	// Limit is how many companies a count asked for ("top 5", "ten
+	// largest"), at most MaxLimit; 0 when none was. LimitPhrase is the
+	// count.
+	Limit       int
+	LimitPhrase string
+	// HowMany says the sentence asked how many companies there are: the
+	// total answers it.
+	HowMany bool
 	// Keywords are the words left for full-text ranking.
 	Keywords []string
 	// SizePhrases are the words that set the employee bounds ("startups",
@@ -51,26 +66,38 @@ type Query struct {
 	// and cities, which no filter expresses (`city "Berlin" (a keyword)`).
 	NotApplied []string
 
-	// notSaid, conflicts and cities say the same in words, for Describe.
+	// notSaid, conflicts, cities, places and unread say the same in words,
+	// for Describe.
 	notSaid   []string
 	conflicts []string
 	cities    []string
+	places    []string
+	unread    []string
+	// relativeYears says a founding-year bound was counted from the
+	// reference date; limitCapped is a count asked for above MaxLimit.
+	relativeYears bool
+	limitCapped   int
 }
 
 // bound is one head-count or founding-year constraint, 0 meaning open.
 type bound struct {
 	lo, hi int
 	phrase string
+	// relative says a founding-year bound was counted from the reference
+	// date ("in the last five years").
+	relative bool
 }
 
 // Parse reads a sentence.
 func Parse(sentence string) Query {
 	var q Query
-	text := " " + normalise(sentence) + " "
+	text := " " + numberWords(normalise(sentence)) + " "
 	var numeric, words, years []bound
 	text = takeEmployeeRanges(text, sentence, &numeric, q.exclude)
+	text = q.takeSingleCounts(text, sentence)
 	text = takeFounded(text, sentence, &years, q.exclude)
-	q.readPhrases(phrases(tokens(text), sentence), &words)
+	text = q.takeOrder(text)
+	q.readPhrases(phrases(tokens(text), sentence), sentence, &words)
 	q.settleEmployees(numeric, words)
 	q.settleFounded(years)
 	q.noteCities()
@@ -104,7 +131,7 @@ func normalise(sentence string) string {
 // readPhrases applies the sentence's known phrases and keywords, and sets
 // aside what a negation governs: the first phrase after a negating word, and
 // phrases of the same kind that follow it ("not in Germany or France").
-func (q *Query) readPhrases(ps []phrase, words *[]bound) {
+func (q *Query) readPhrases(ps []phrase, sentence string, words *[]bound) {
 	negating, negated := false, kind(0)
 	for i, p := range ps {
 		switch {
@@ -129,6 +156,14 @@ func (q *Query) readPhrases(ps []phrase, words *[]bound) {
 			continue
 		}
 		negating = false
+		if k == kindKeyword && q.isPlace(ps, i, sentence) {
+			continue
+		}
+		if k == kindKeyword && isNumber(p.text) {
+			q.NotApplied = append(q.NotApplied, fmt.Sprintf("number %q (not read as a count, size or year)", p.text))
+			q.unread = append(q.unread, fmt.Sprintf("the number %s, which was not read as a count, a head count or a founding year", p.text))
+			continue
+		}
 		switch e := p.means; k {
 		case kindCountry:
 			if !slices.Contains(q.Countries, e.code) {
@@ -139,7 +174,7 @@ func (q *Query) readPhrases(ps []phrase, words *[]bound) {
 				q.Categories = append(q.Categories, e.category)
 			}
 		case kindSize:
-			*words = append(*words, bound{e.min, e.max, p.text})
+			*words = append(*words, bound{lo: e.min, hi: e.max, phrase: p.text})
 		default:
 			if !slices.Contains(q.Keywords, p.text) {
 				q.Keywords = append(q.Keywords, p.text)
@@ -218,6 +253,12 @@ func (q *Query) settleFounded(years []bound) {
 		return
 	}
 	q.FoundedFrom, q.FoundedTo = lo, hi
+	for _, b := range years {
+		if !slices.Contains(q.YearPhrases, b.phrase) {
+			q.YearPhrases = append(q.YearPhrases, b.phrase)
+		}
+		q.relativeYears = q.relativeYears || b.relative
+	}
 }
 
 // intersect combines bounds; ok is false when no value meets them all.
@@ -257,18 +298,29 @@ func (q Query) Filters() []string {
 const number = `(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?k?)`
 
 // staff matches the nouns that make a number a head count.
-const staff = `(?:employees|employee|people|staff|workers|person|persons|headcount|fte|ftes)`
+const staff = `(?:employees|employee|people|staff|staffers|workers|person|persons|headcount|fte|ftes|team\s+members|strong)`
+
+// staffNoun matches the nouns a head count can follow: "a staff of 10-50",
+// "headcount between 100 and 500", "team size under 20".
+const staffNoun = `(?:staff|team|teams|headcount|head\s+count|head-count|employee\s+count|employees|workforce|team\s+size|company\s+size|staff\s+size|size)`
 
 var (
-	betweenRE = regexp.MustCompile(`\b(?:between|from)\s+` + number + `\s+(?:and|to|-)\s+` + number + `\s+` + staff + `\b`)
-	rangeRE   = regexp.MustCompile(`\b` + number + `\s*(?:-|–|to)\s*` + number + `\s+` + staff + `\b`)
-	plusRE    = regexp.MustCompile(`\b` + number + `\+\s*` + staff + `\b`)
+	betweenRE = regexp.MustCompile(`\b(?:between|from)\s+` + number + `\s+(?:and|to|-)\s+` + number + `[\s-]+` + staff + `\b`)
+	rangeRE   = regexp.MustCompile(`\b` + number + `\s*(?:-|–|to)\s*` + number + `[\s-]+` + staff + `\b`)
+	// nounRangeRE reads "staff of 10-50", "headcount between 100 and 500",
+	// "team of 5 to 20", "employees: 50-200".
+	nounRangeRE = regexp.MustCompile(`\b` + staffNoun + `\s*(?:of\s+|count\s+of\s+|is\s+|:\s*|=\s*)?(?:between\s+|from\s+)?` + number + `\s*(?:-|–|to|and)\s*` + number + `\b`)
+	// nounCompareRE reads "headcount over 500", "a team of fewer than 10".
+	nounCompareRE = regexp.MustCompile(`\b` + staffNoun + `\s*(?:of\s+|:\s*)?(?:(not|no)\s+)?(more than|over|above|greater than|upwards of|at least|fewer than|less than|under|below|at most|up to)\s*` + number + `\b`)
+	plusRE        = regexp.MustCompile(`\b` + number + `\+[\s-]*` + staff + `\b`)
+	// nounOrMoreRE reads "employees 500 or more", "headcount: 50 or fewer".
+	nounOrMoreRE = regexp.MustCompile(`\b` + staffNoun + `\s*(?::\s*)?` + number + `\s+(or more|or above|and up|and above|plus|or fewer|or less|or under|or below)\b`)
+	// orMoreRE reads "500 or more employees" and "500 employees or more".
+	orMoreRE = regexp.MustCompile(`\b` + number + `\s+(?:(or more|or above|and up|and above|plus|or fewer|or less|or under|or below)\s+` + staff + `|` + staff + `\s+(or more|or above|and up|and above|plus|minimum|at least|or fewer|or less|at most|maximum|max))\b`)
 	// compareRE reads "over 500 employees", "no more than 50 staff" and
 	// ">= 20 people". It starts at a space rather than \b, which would not
 	// match before ">".
 	compareRE = regexp.MustCompile(`(?:^|\s)(?:(not|no)\s+)?(more than|over|above|greater than|upwards of|at least|fewer than|less than|under|below|at most|up to|>=|>|<=|<)\s*` + number + `\s+` + staff + `\b`)
-
-	foundedRE = regexp.MustCompile(`\b(?:founded|established|started|created|incorporated)\s+(in|after|before|since|between|from)\s+(\d{4})(?:\s+(?:and|to|-)\s+(\d{4}))?\b`)
 )
 
 // takeEmployeeRanges collects numeric head-count phrases into bounds and
@@ -281,7 +333,7 @@ func takeEmployeeRanges(text, sentence string, bounds *[]bound, exclude func(mac
 			exclude(fmt.Sprintf("not employees %s (%q)", span(lo, hi), p), strconv.Quote(p))
 			return
 		}
-		*bounds = append(*bounds, bound{lo, hi, p})
+		*bounds = append(*bounds, bound{lo: lo, hi: hi, phrase: p})
 	}
 	pair := func(m []string, negated bool) {
 		lo, hi := parseNumber(m[1]), parseNumber(m[2])
@@ -289,8 +341,30 @@ func takeEmployeeRanges(text, sentence string, bounds *[]bound, exclude func(mac
 	}
 	text = replaceAll(betweenRE, text, sentence, pair)
 	text = replaceAll(rangeRE, text, sentence, pair)
+	text = replaceAll(nounRangeRE, text, sentence, pair)
+	text = replaceAll(nounCompareRE, text, sentence, func(m []string, negated bool) {
+		lo, hi := comparison(m[2], parseNumber(m[3]), m[1] != "")
+		add(lo, hi, m, negated)
+	})
 	text = replaceAll(plusRE, text, sentence, func(m []string, negated bool) {
 		add(parseNumber(m[1]), 0, m, negated)
+	})
+	text = replaceAll(nounOrMoreRE, text, sentence, func(m []string, negated bool) {
+		switch n := parseNumber(m[1]); m[2] {
+		case "or fewer", "or less", "or under", "or below":
+			add(0, max(n, 1), m, negated)
+		default:
+			add(n, 0, m, negated)
+		}
+	})
+	text = replaceAll(orMoreRE, text, sentence, func(m []string, negated bool) {
+		n, op := parseNumber(m[1]), m[2]+m[3]
+		switch op {
+		case "or fewer", "or less", "or under", "or below", "at most", "maximum", "max":
+			add(0, max(n, 1), m, negated)
+		default:
+			add(n, 0, m, negated)
+		}
 	})
 	text = replaceAll(compareRE, text, sentence, func(m []string, negated bool) {
 		lo, hi := comparison(m[2], parseNumber(m[3]), m[1] != "")
@@ -323,38 +397,6 @@ func comparison(op string, n int, not bool) (lo, hi int) {
 		return 0, max(n, 1)
 	}
 	return n, 0
-}
-
-// takeFounded collects founding-year phrases into bounds and blanks them
-// out; a negated one goes to exclude instead.
-func takeFounded(text, sentence string, bounds *[]bound, exclude func(machine, said string)) string {
-	return replaceAll(foundedRE, text, sentence, func(m []string, negated bool) {
-		year := parseNumber(m[2])
-		b := bound{phrase: phraseOf(m)}
-		switch m[1] {
-		case "in":
-			b.lo, b.hi = year, year
-		case "after":
-			b.lo = year + 1
-		case "since":
-			b.lo = year
-		case "before":
-			b.hi = max(year-1, 1)
-		case "between", "from":
-			b.lo = year
-			if m[3] != "" {
-				b.lo, b.hi = min(year, parseNumber(m[3])), max(year, parseNumber(m[3]))
-			}
-		}
-		if b.lo == 0 && b.hi == 0 { // "founded in 0000" bounds nothing
-			return
-		}
-		if negated {
-			exclude(fmt.Sprintf("not %q", b.phrase), strconv.Quote(b.phrase))
-			return
-		}
-		*bounds = append(*bounds, b)
-	})
 }
 
 // blank replaces a phrase taken out of the text. It is a token of its own,
@@ -428,4 +470,154 @@ func hasLetterOrDigit(s string) bool {
 		}
 	}
 	return false
+}
+
+// singleRE matches a head count given as one number ("with 50 employees",
+// "around 200 staff"), which names no range to search.
+var singleRE = regexp.MustCompile(`(?:^|\s)(?:(?:with|of|having|employing|has|have)\s+)?(?:about|around|roughly|approximately|exactly|~)?\s*` + number + `[\s-]+` + staff + `\b`)
+
+// takeSingleCounts lists a head count given as one number as not applied,
+// rather than guessing a range around it or searching for the number as a
+// word, and blanks it.
+func (q *Query) takeSingleCounts(text, sentence string) string {
+	return replaceAll(singleRE, text, sentence, func(m []string, _ bool) {
+		p := phraseOf(m)
+		q.NotApplied = append(q.NotApplied, fmt.Sprintf("head count %q (one number, not a range)", p))
+		q.unread = append(q.unread, fmt.Sprintf("%q names one head count, not a range (say e.g. \"between 40 and 60 employees\")", p))
+	})
+}
+
+// numberWordValues are the number words a sentence may spell out ("top
+// five", "fewer than fifty staff", "two hundred employees").
+var numberWordValues = map[string]int{
+	"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+	"eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+	"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+	"a hundred": 100, "a thousand": 1000, "a dozen": 12, "dozen": 12,
+}
+
+var numberWordRE = regexp.MustCompile(`\b(?:(a|` + alternation(numberWordValues) + `)\s+)?(` + alternation(numberWordValues) + `)\b`)
+
+// numberWords writes spelled-out numbers as digits: "five" → "5", "two
+// hundred" → "200", "ten thousand" → "10000", "a hundred" → "100". "One"
+// stays a word ("the one in Berlin").
+func numberWords(text string) string {
+	return numberWordRE.ReplaceAllStringFunc(text, func(m string) string {
+		f := strings.Fields(m)
+		n := 1
+		switch {
+		case len(f) == 1:
+			n = numberWordValues[f[0]]
+		case f[0] == "a":
+			n = numberWordValues[f[0]+" "+f[1]]
+			if n == 0 { // "a five-person team"
+				return "a " + strconv.Itoa(numberWordValues[f[1]])
+			}
+		default:
+			a, b := numberWordValues[f[0]], numberWordValues[f[1]]
+			if b == 100 || b == 1000 { // "two hundred"
+				n = a * b
+			} else { // "five ten": two numbers
+				return strconv.Itoa(a) + " " + strconv.Itoa(b)
+			}
+		}
+		return strconv.Itoa(n)
+	})
+}
+
+// placeWords are the words after which a capitalised word names a place:
+// "in Bavaria", "near Silicon Valley", "based in California".
+var placeWords = setOf(`in near from around across throughout`)
+
+// isPlace reports whether unknown phrase i of ps names a place that is not
+// a country or city of the data ("California", "Silicon Valley", "Europe"):
+// a capitalised word after a place word, or after such a word. It is listed
+// as not applied, since no filter expresses it and, as a keyword, it would
+// only match profiles that happen to mention it.
+func (q *Query) isPlace(ps []phrase, i int, sentence string) bool {
+	p := ps[i]
+	if i == 0 || !hasLetterOrDigit(p.text) || isCity(p.text) || !capitalised(p.text, sentence) {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && !ps[j].known && capitalised(ps[j].text, sentence) && !placeWords[ps[j].text] && !isCity(ps[j].text) {
+		j-- // "Silicon" before "Valley"
+	}
+	if j < 0 || !placeWords[ps[j].text] {
+		return false
+	}
+	name := make([]string, 0, i-j)
+	for _, w := range ps[j+1 : i+1] {
+		name = append(name, upperFirst(w.text))
+	}
+	place := strings.Join(name, " ")
+	if j+1 < i { // extend the place already noted ("Silicon" → "Silicon Valley")
+		prev := strings.Join(name[:len(name)-1], " ")
+		if n := len(q.places); n > 0 && q.places[n-1] == prev {
+			q.places[n-1] = place
+			for k := len(q.NotApplied) - 1; k >= 0; k-- {
+				if q.NotApplied[k] == placeEntry(prev) {
+					q.NotApplied[k] = placeEntry(place)
+					break
+				}
+			}
+			return true
+		}
+	}
+	q.places = append(q.places, place)
+	q.NotApplied = append(q.NotApplied, placeEntry(place))
+	return true
+}
+
+func placeEntry(place string) string {
+	return fmt.Sprintf("place %q (not a country or city of the data)", place)
+}
+
+// isCity reports whether a lower-case word is (the first word of) a city of
+// the data, which stays a keyword (see noteCities).
+func isCity(word string) bool {
+	for _, c := range dataset.Countries {
+		for _, city := range c.Cities {
+			if first, _, _ := strings.Cut(strings.ToLower(city), " "); first == word {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// capitalised reports whether the sentence writes the word with a capital.
+func capitalised(word, sentence string) bool {
+	return strings.Contains(sentence, upperFirst(word))
+}
+
+func upperFirst(w string) string {
+	if w == "" {
+		return w
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// DropKeywords removes keywords the search could not use, lists them as
+// not applied with the reason, and says so in the interpretation: words in
+// no company profile, or words no company matching the filters has. They
+// are not silently required: a search for them would answer nothing.
+func (q *Query) DropKeywords(words []string, reason string) {
+	if len(words) == 0 {
+		return
+	}
+	q.Keywords = slices.DeleteFunc(q.Keywords, func(k string) bool { return slices.Contains(words, k) })
+	said := quoteAll(words)
+	q.NotApplied = append(q.NotApplied, fmt.Sprintf("keywords %q (%s)", strings.Join(words, " "), reason))
+	q.unread = append(q.unread, fmt.Sprintf("the words %s, since %s", said, reason))
+}
+
+// isNumber reports whether a word is digits only.
+func isNumber(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
 }

@@ -83,7 +83,11 @@ best but by can companies company could do does doing employ employees employing
 for from get give has have headquartered help i in into is it its like list located looking look
 me more most my near need of on one or organisations organizations other our people please show
 ones similar some staff such than that the their them there these they this those to top us using
-want we what where which who with within work working would you`)
+want we what where which who with within work working would you
+how many much whom whose when why tell name return examples businesses business vendors vendor
+providers provider players player operating active currently known called search searching interested
+founded established started created incorporated launched were was has had will being
+should am i'm let let's see each every them just really very here`)
 
 // fillerVerbs say that the companies do what follows ("companies building
 // warehouse software", "firms that make chips"): the object is the content,
@@ -113,7 +117,7 @@ func isFillerVerb(ps []phrase, i int) bool {
 	if !next.known && (next.text == blank || stopWords[next.text] || !hasLetterOrDigit(next.text)) {
 		return false // no object follows: "companies building in Germany"
 	}
-	return prev.known || fillerSubjects[prev.text]
+	return prev.known || fillerSubjects[prev.text] || prev.text == blank
 }
 
 // negations are the words that negate what follows them ("not in Germany",

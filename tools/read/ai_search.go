@@ -29,6 +29,12 @@ type aiInterpreted struct {
 	MaxEmployees  *int     `json:"max_employees,omitempty"`
 	FoundedAfter  *int     `json:"founded_after,omitempty"`
 	FoundedBefore *int     `json:"founded_before,omitempty"`
+
+	// sort is the order a superlative asked for, as search_companies names
+	// it ("employees_desc"); the interpretation says it in words, and the
+	// paging note repeats it. It is not a field of its own: the catalogue
+	// has no bytes to spare for it.
+	sort string
 }
 
 type aiSearchOutput struct {
@@ -111,7 +117,11 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 	if len(out.NotApplied) > 0 {
 		out.before = "Not expressed as filters, so check the results yourself: " + strings.Join(out.NotApplied, "; ") + "."
 	}
-	out.repeat, out.atLeast, out.after = repeatWith(out.Interpreted, searchTakesNoBounds(r)), res.TotalIsLowerBound, partial.Note()
+	pageSize := in.Limit
+	if res.Limit != nil {
+		pageSize = *res.Limit
+	}
+	out.repeat, out.atLeast, out.after = repeatWith(out.Interpreted, pageSize, searchTakesNoBounds(r)), res.TotalIsLowerBound, partial.Note()
 	page := tools.PageNote(len(out.Companies), out.Total, "", "companies")
 	if out.Total > len(out.Companies) {
 		page = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, %s",
@@ -131,6 +141,9 @@ func interpreted(res *query.AiSearchResult) aiInterpreted {
 		MaxEmployees:  res.MaxEmployees,
 		FoundedAfter:  res.FoundedAfter,
 		FoundedBefore: res.FoundedBefore,
+	}
+	if res.Sort != nil && *res.Sort != query.SortRelevance {
+		in.sort = strings.ToLower(string(*res.Sort))
 	}
 	for _, f := range res.AppliedFilters {
 		kind, value, _ := strings.Cut(f, ";")
@@ -153,6 +166,8 @@ type searchArgs struct {
 	MaxEmployees  *int     `json:"max_employees,omitempty"`
 	FoundedAfter  *int     `json:"founded_after,omitempty"`
 	FoundedBefore *int     `json:"founded_before,omitempty"`
+	Sort          string   `json:"sort,omitempty"`
+	Limit         int      `json:"limit,omitempty"`
 }
 
 // boundsKnower is a Reader that knows whether the backend's search takes
@@ -167,30 +182,26 @@ func searchTakesNoBounds(r query.Reader) bool {
 }
 
 // repeatWith says how to repeat the interpreted search with search_companies,
-// every constraint included: an agent told only "the applied filters" once
-// dropped the size bounds. search_companies takes one country, so several
-// countries are one call each. When the backend's search takes no bounds
-// (noBounds), the call leaves them out and the caller is told to apply them
-// to the results itself, rather than be sent into a refusal.
-func repeatWith(in aiInterpreted, noBounds bool) string {
-	args := searchArgs{Query: in.Keywords, Categories: in.Categories, MinEmployees: in.MinEmployees, MaxEmployees: in.MaxEmployees,
-		FoundedAfter: in.FoundedAfter, FoundedBefore: in.FoundedBefore}
+// every applied constraint included and nothing else: the keywords the
+// backend searched (not the words it left out), the countries (comma
+// separated, as search_companies takes several), categories, bounds, the
+// order a superlative asked for and the page size, so that the call's first
+// page is this answer's companies in this order. An agent told only "the
+// applied filters" once dropped the size bounds. When the backend's search
+// takes no bounds (noBounds), the call leaves them out and the caller is
+// told to apply them to the results itself, rather than be sent into a
+// refusal.
+func repeatWith(in aiInterpreted, limit int, noBounds bool) string {
+	args := searchArgs{Query: in.Keywords, Country: strings.Join(in.Countries, ","), Categories: in.Categories,
+		MinEmployees: in.MinEmployees, MaxEmployees: in.MaxEmployees, FoundedAfter: in.FoundedAfter, FoundedBefore: in.FoundedBefore,
+		Sort: in.sort, Limit: limit}
 	var keep string
 	if noBounds && (args.MinEmployees != nil || args.MaxEmployees != nil || args.FoundedAfter != nil || args.FoundedBefore != nil) {
 		keep = " Keep only the companies whose employee_count and founded_year fit " + boundsText(args) +
 			": this data API's search_companies takes no such bounds."
 		args.MinEmployees, args.MaxEmployees, args.FoundedAfter, args.FoundedBefore = nil, nil, nil, nil
 	}
-	switch len(in.Countries) {
-	case 0:
-		return "call search_companies with " + compactJSON(args) + " and follow next_cursor." + keep
-	case 1:
-		args.Country = in.Countries[0]
-		return "call search_companies with " + compactJSON(args) + " and follow next_cursor." + keep
-	}
-	args.Country = in.Countries[0]
-	return fmt.Sprintf("call search_companies once per country, since it takes one: %s, then again for each of %s; follow each next_cursor.",
-		compactJSON(args), quoteList(in.Countries[1:])) + keep
+	return "call search_companies with " + compactJSON(args) + " and follow next_cursor." + keep
 }
 
 // boundsText renders the bounds of args as search_companies names them.

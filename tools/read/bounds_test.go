@@ -60,11 +60,11 @@ func TestAiSearchPagingNoteLeavesOutBoundsTheSearchCannotTake(t *testing.T) {
 	res, _ := tooltest.Call(t, NewAiSearch(noBoundsReader{r}), `{"query":"software startups under 50 employees"}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	note := tooltest.Structured(t, res)["note"].(string)
-	assert.Contains(t, note, `call search_companies with {"categories":["Software"]} and follow next_cursor.`)
+	assert.Contains(t, note, `call search_companies with {"categories":["Software"],"limit":10} and follow next_cursor.`)
 	assert.Contains(t, note, `Keep only the companies whose employee_count and founded_year fit {"max_employees":49}`)
 
 	res, _ = tooltest.Call(t, NewAiSearch(r), `{"query":"software startups under 50 employees"}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
-	assert.Contains(t, tooltest.Structured(t, res)["note"], `{"categories":["Software"],"max_employees":49}`, "a backend with bounds keeps them in the call")
+	assert.Contains(t, tooltest.Structured(t, res)["note"], `{"categories":["Software"],"max_employees":49,"limit":10}`, "a backend with bounds keeps them in the call")
 	r.AssertExpectations(t)
 }

@@ -276,12 +276,12 @@ func TestAiSearchPagingNoteRepeatsEveryInterpretedConstraint(t *testing.T) {
 	sc := tooltest.Structured(t, res)
 	assert.Equal(t, map[string]any{"keywords": "warehouse", "countries": []any{"Germany"}, "categories": []any{"Robotics", "AI & Machine Learning"},
 		"min_employees": float64(50), "max_employees": float64(500), "founded_after": float64(2011)}, sc["interpreted"])
-	assert.Contains(t, sc["note"], `call search_companies with {"query":"warehouse","country":"Germany","categories":["Robotics","AI & Machine Learning"],"min_employees":50,"max_employees":500,"founded_after":2011} and follow next_cursor.`)
+	assert.Contains(t, sc["note"], `call search_companies with {"query":"warehouse","country":"Germany","categories":["Robotics","AI & Machine Learning"],"min_employees":50,"max_employees":500,"founded_after":2011,"limit":10} and follow next_cursor.`)
 
 	res, _ = tooltest.Call(t, NewAiSearch(r), `{"query":"robotics in Germany or France"}`)
 	require.False(t, res.IsError, tooltest.Text(t, res))
 	assert.Contains(t, tooltest.Structured(t, res)["note"],
-		`once per country, since it takes one: {"country":"Germany","categories":["Robotics"]}, then again for each of "France"`)
+		`call search_companies with {"country":"Germany,France","categories":["Robotics"],"limit":10} and follow next_cursor.`, "search_companies takes several countries")
 	r.AssertExpectations(t)
 }
 

@@ -35,7 +35,11 @@ type AiSearchResult struct {
 	FoundedAfter *int `json:"foundedAfter,omitempty"`
 	// Latest founding year derived from the query (inclusive), if any.
 	FoundedBefore *int `json:"foundedBefore,omitempty"`
-	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`), and cities, which no filter expresses and which were searched as keywords (`city "Berlin" (a keyword)`). Empty when everything asked for was applied.
+	// The order a superlative in the query asked for ("the largest": EMPLOYEES_DESC), if any; otherwise the items are by relevance.
+	Sort *CompanySort `json:"sort,omitempty"`
+	// The page size used: the count the query asked for ("top 5"), at most 50, else the limit argument.
+	Limit *int `json:"limit,omitempty"`
+	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`), cities, which no filter expresses and which were searched as keywords (`city "Berlin" (a keyword)`), places that are not countries (`place "California" (not a country or city of the data)`), head counts given as one number, numbers read as nothing, and keywords left out because no profile, or no company matching the filters, has them (`keywords "quantum" (in no company profile)`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
 	Total int `json:"total"`
