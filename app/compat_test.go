@@ -85,7 +85,7 @@ func TestEveryToolWorksAgainstTheOriginalSchema(t *testing.T) {
 	// size bound out of the search_companies call it suggests.
 	startups := ok("ai_search", `{"query":"fintech startups","limit":2}`)
 	require.NotNil(t, obj(startups["interpreted"])["max_employees"], "%v", startups["interpreted"])
-	assert.Contains(t, startups["note"], `call search_companies with {"categories":["Fintech"]} and follow next_cursor.`)
+	assert.Contains(t, startups["note"], `call search_companies with {"categories":["Fintech"],"limit":2} and follow next_cursor.`)
 	assert.Contains(t, startups["note"], `fit {"max_employees":49}: this data API's search_companies takes no such bounds`)
 
 	made := ok("create_collection", `{"name":"Old schema list"}`)
