@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "089655dcaa136bf86496b663871e51b4d97562e862db18ade44d3a83569dfaa1"
-	recordedFeedbackCatalogueHash = "75a8f6336d73079d47825cb2ec079650bf7a29d6022f63ef2c34229c1f171d86"
+	recordedCatalogueHash         = "3c86f042c126cc8e63d8a4d81b6072833b695c1281b6e52f34162603a400e973"
+	recordedFeedbackCatalogueHash = "47fa2db6daa8b18ae5437a29bfaba9b0ad4b777a3f0df4a73a660945a0a91802"
 )

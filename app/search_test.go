@@ -2,13 +2,15 @@ package app
 
 import (
 	"bytes"
+	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -204,4 +206,94 @@ func TestOriginalSchemaBackendReportsEachExtensionNotApplied(t *testing.T) {
 	}
 }
 
-var _ = server.ServerTool{}
+// readResource reads a resource as the session's caller; a refusal is
+// returned as the JSON-RPC error's message.
+func (s *session) readResource(uri string) (map[string]any, string) {
+	s.t.Helper()
+	msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":%s,"uri":%q}}`, modernMeta, uri)
+	resp := s.s.HandleMessage(tools.WithCaller(context.Background(), s.caller), json.RawMessage(msg))
+	b, err := json.Marshal(resp)
+	require.NoError(s.t, err)
+	var out struct {
+		Result map[string]any `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	require.NoError(s.t, json.Unmarshal(b, &out))
+	if out.Error != nil {
+		return nil, out.Error.Message
+	}
+	return obj(list(out.Result["contents"])[0]), ""
+}
+
+// An export of a search of more than 1,000 companies is one tool call and
+// one resource read, and the file holds every company the backend lists
+// for that search, each once, in its order.
+func TestAnExportIsOneCallAndOneReadWithEveryRowOnce(t *testing.T) {
+	s := asUser(t, "alice")
+	res := s.rpc("tools/call", `{"name":"search_companies","arguments":{"min_employees":1,"fields":["name","city","employee_count"],"export":true}}`)
+	require.NotEqual(t, true, res["isError"], "%v", res)
+	var links []string
+	for _, c := range list(res["content"]) {
+		if obj(c)["type"] == "resource_link" {
+			links = append(links, obj(c)["uri"].(string))
+		}
+	}
+	require.Len(t, links, 2, "a CSV and a JSON-lines link: %v", res["content"])
+	sc := obj(res["structuredContent"])
+	total := int(sc["total"].(float64))
+	require.Greater(t, total, 1000)
+	assert.Equal(t, false, sc["total_is_lower_bound"], "an export is counted exactly")
+	assert.Contains(t, sc["note"], links[0])
+
+	// The truth: every page of the same search asked of the backend directly.
+	r := query.NewReader(graphql.NewClient(backend(t).URL(), &http.Client{Transport: headers{map[string]string{"x-test-user": "alice"}, http.DefaultTransport}}, 0))
+	var want []string
+	var next *string
+	for {
+		limit := 100
+		page, err := r.SearchCompanies(context.Background(), nil, []string{}, query.Bounds{MinEmployees: tools.Ptr(1)}, &limit, next)
+		require.NoError(t, err)
+		for _, c := range page.Items {
+			want = append(want, c.Id)
+		}
+		if page.NextToken == nil {
+			break
+		}
+		next = page.NextToken
+	}
+	require.Len(t, want, total)
+
+	content, refused := s.readResource(links[0])
+	require.Empty(t, refused)
+	assert.Equal(t, "text/csv", content["mimeType"])
+	rows, err := csv.NewReader(strings.NewReader(content["text"].(string))).ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"id", "name", "city", "employee_count"}, rows[0])
+	var got []string
+	for _, row := range rows[1:] {
+		got = append(got, row[0])
+	}
+	assert.Equal(t, want, got, "every row once, in the search's order")
+	t.Logf("%d rows, %d bytes of CSV", len(got), len(content["text"].(string)))
+
+	content, refused = s.readResource(links[1])
+	require.Empty(t, refused)
+	lines := strings.Split(strings.TrimSuffix(content["text"].(string), "\n"), "\n")
+	require.Len(t, lines, total)
+	var first map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &first))
+	assert.Equal(t, want[0], first["id"])
+	assert.Contains(t, first, "employee_count")
+
+	// Someone else's read, and an altered link, are refused before any
+	// backend call.
+	other := *s
+	other.caller = tools.Caller{ID: "someone-else", AuthMethod: "oidc"}
+	_, refused = other.readResource(links[0])
+	assert.Contains(t, refused, "made for another caller")
+	altered := links[0][:len(links[0])-10] + "AAAAAA.csv"
+	_, refused = s.readResource(altered)
+	assert.Contains(t, refused, "altered")
+}

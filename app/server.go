@@ -12,6 +12,7 @@ import (
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/sealed"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
@@ -107,7 +108,15 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		rt.Limiter = p.Limiter
 	}
 	vocab := newVocabularyCache(p.Reader)
-	catalogue := append(read.Tools(p.Reader, vocab), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
+	// Export links are sealed with the key that seals a pending
+	// confirmation: shared by every replica when the operator gave one
+	// (--confirm-state-key), else this process's own, and then a link
+	// opens only on the replica that made it.
+	var exportKey read.Sealer = sealed.RandomKey()
+	if rt.Confirm != nil && rt.Confirm.Key != nil {
+		exportKey = rt.Confirm.Key
+	}
+	catalogue := append(read.Build(read.Deps{Reader: p.Reader, Vocabulary: vocab, Exports: exportKey}), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
 	if p.FeedbackTool {
 		catalogue = append(catalogue, feedback.New(feedback.Deps{Logger: rt.Logger, Observers: p.FeedbackObservers}))
 	}
@@ -161,6 +170,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		return st
 	})
 	s.AddResources(res...)
+	s.AddResourceTemplates(exportResource(p.Reader, exportKey, rt.Limiter, time.Now, rt.Logger))
 	pr := prompts(p.Mutations.Allowed)
 	s.AddPrompts(pr...)
 

@@ -351,9 +351,9 @@ func (rt *Runtime) preview(ctx context.Context, t Tool, d decoded, caller Caller
 	if p, ok := out.(Previewer); ok {
 		what = p.Preview()
 	} else {
-		what = t.def.Title
+		what = t.title
 	}
-	question := fmt.Sprintf("%s?\n\n%s\n%s\n\nAccept to write this; decline and nothing is written.", t.def.Title, what, costLine(budget))
+	question := fmt.Sprintf("%s?\n\n%s\n%s\n\nAccept to write this; decline and nothing is written.", t.title, what, costLine(budget))
 	sum := sha256.Sum256([]byte(question))
 	return question, hex.EncodeToString(sum[:]), nil
 }

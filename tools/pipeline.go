@@ -238,7 +238,20 @@ func (rt *Runtime) succeed(rec *record, out any) *mcp.CallToolResult {
 	rec.touched = touchedBy(r.Value)
 	// The structured JSON is encoded once: encoding the result is a
 	// measurable share of a call's CPU (BENCHMARKS.md).
-	return mcp.NewToolResultStructured(json.RawMessage(r.JSON), r.Text)
+	res := mcp.NewToolResultStructured(json.RawMessage(r.JSON), r.Text)
+	if l, ok := r.Value.(Linked); ok {
+		for _, link := range l.ResourceLinks() {
+			res.Content = append(res.Content, link)
+		}
+	}
+	return res
+}
+
+// Linked is an answer that points at resources (an export's file): each
+// link follows the text as a resource_link content block, which a client
+// reads with resources/read.
+type Linked interface {
+	ResourceLinks() []mcp.ResourceLink
 }
 
 func (rt *Runtime) fail(t Tool, rec *record, e *Error) *mcp.CallToolResult {

@@ -100,6 +100,7 @@ type Spec[In, Out any] struct {
 // handler. Build one with New.
 type Tool struct {
 	def    mcp.Tool
+	title  string // for a person: not in tools/list
 	facts  Facts
 	inType reflect.Type
 	fields []field
@@ -120,9 +121,13 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", s.Name, err))
 	}
+	// No title in tools/list: it is for a person's display, which falls
+	// back to the name, while every byte of the catalogue is read by the
+	// model in every session; the nine titles were 280 of the 10,000-byte
+	// budget that issue 26's search arguments and the views' links needed.
+	// The title is kept for what a person reads: a confirmation's question.
 	def := mcp.NewTool(s.Name,
 		mcp.WithDescription(s.Description),
-		mcp.WithToolTitle(s.Title),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			ReadOnlyHint:    mcp.ToBoolPtr(s.Kind == Read),
 			DestructiveHint: mcp.ToBoolPtr(s.Hints.Destructive),
@@ -147,6 +152,7 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 		facts:  s.Facts,
 		dryRun: dryRun,
 		def:    def,
+		title:  s.Title,
 		inType: inType,
 		fields: fields,
 		run: func(ctx context.Context, in reflect.Value) (any, error) {

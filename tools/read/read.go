@@ -5,6 +5,7 @@ package read
 
 import (
 	"context"
+	"time"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
@@ -21,6 +22,10 @@ type Deps struct {
 	Reader query.Reader
 	// Vocabulary is the filter vocabulary search_companies checks against.
 	Vocabulary Vocabulary
+	// Exports seals search_companies' export links; nil offers no export.
+	Exports Sealer
+	// Now reads the clock exports expire by; nil is time.Now.
+	Now func() time.Time
 }
 
 // registry holds the read tools; each tool's file adds itself.
@@ -50,6 +55,9 @@ type Vocabulary interface {
 func Tools(r query.Reader, v Vocabulary) []tools.Tool {
 	return registry.Build(Deps{Reader: r, Vocabulary: v})
 }
+
+// Build returns the read tools over d, in catalogue order.
+func Build(d Deps) []tools.Tool { return registry.Build(d) }
 
 // companyFrom shapes a company from the GraphQL client.
 func companyFrom(c *query.Company) tools.Company {

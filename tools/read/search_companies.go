@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/internal/country"
@@ -29,6 +32,7 @@ type searchCompaniesInput struct {
 	IDsOnly    bool     `json:"ids_only,omitempty" desc:"Id and name only."`
 	Fields     []string `json:"fields,omitempty" desc:"Only these beside id." enum:"name|domain|country_code|city|categories|employee_count|founded_year|description" max:"8"`
 	CountOnly  bool     `json:"count_only,omitempty" desc:"Exact total, no rows."`
+	Export     bool     `json:"export,omitempty" desc:"All rows as a file link."`
 }
 
 type searchCompaniesOutput struct {
@@ -43,7 +47,19 @@ type searchCompaniesOutput struct {
 
 	at            tools.Position // where this page was fetched
 	before, after string         // the notes around the paging note
+	links         exportAnswer   // export: true's links
+	sent          sentSearch     // the search as sent, for an export
 }
+
+// sentSearch is a search as it was sent to the backend.
+type sentSearch struct {
+	keyword string
+	filters []string
+	bounds  query.Bounds
+}
+
+// ResourceLinks implements tools.Linked: an export's links.
+func (o searchCompaniesOutput) ResourceLinks() []mcp.ResourceLink { return o.links.ResourceLinks() }
 
 // Len, Lines and Cut make the answer a tools.List.
 func (o searchCompaniesOutput) Len() int        { return len(o.Companies) }
@@ -66,7 +82,7 @@ var searchCompaniesFacts = tools.Facts{
 	Bounds: map[string]string{"limit": "1-100, default 20", "categories": "at most 10, names from " + FiltersURI},
 }
 
-var _ = registry.Add(searchCompaniesFacts, func(d Deps) tools.Tool { return NewSearchCompanies(d.Reader, d.Vocabulary) })
+var _ = registry.Add(searchCompaniesFacts, func(d Deps) tools.Tool { return newSearchCompanies(d) })
 
 // NewSearchCompanies returns the search_companies tool: keyword search with
 // country, category, employee-count and founding-year filters, exclusions,
@@ -86,16 +102,25 @@ var _ = registry.Add(searchCompaniesFacts, func(d Deps) tools.Tool { return NewS
 // backend could not apply (exclusions, sort and exact count on the original
 // schema), which the answer then does without. Pagination by opaque cursor.
 func NewSearchCompanies(r query.Reader, v Vocabulary) tools.Tool {
+	return newSearchCompanies(Deps{Reader: r, Vocabulary: v})
+}
+
+func newSearchCompanies(d Deps) tools.Tool {
+	r, v := d.Reader, d.Vocabulary
 	return tools.New(tools.Spec[searchCompaniesInput, searchCompaniesOutput]{
 		Facts: searchCompaniesFacts,
 		Title: "Search companies",
 		Description: "Find companies by keywords (all must match), filters or both. " +
-			"N largest: sort+limit. Ask only the fields you need. How many: count_only. " +
+			"N largest: sort+limit. Ask only the fields you need. How many: count_only. More rows than pages: export. " +
 			"Profiles: get_company; plain English: ai_search.",
 		Hints:    readHints,
 		NextStep: filtersNextStep,
 		Run: func(ctx context.Context, in searchCompaniesInput) (searchCompaniesOutput, error) {
-			return searchCompanies(ctx, r, v, in)
+			out, err := searchCompanies(ctx, r, v, in)
+			if err == nil && in.Export {
+				out, err = exportSearch(ctx, d, in, out)
+			}
+			return out, err
 		},
 	}).WithView(views.SearchURI)
 }
@@ -113,6 +138,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	if in.FoundedGE != 0 && in.FoundedLE != 0 && in.FoundedGE > in.FoundedLE {
 		return searchCompaniesOutput{}, tools.Invalid("founded_after",
 			fmt.Sprintf("founded_after %d is later than founded_before %d; both years are inclusive, so give after ≤ before", in.FoundedGE, in.FoundedLE))
+	}
+	if in.Export && (in.CountOnly || in.Cursor != "") {
+		return searchCompaniesOutput{}, tools.Invalid("export", "an export is every row from the first: give it without count_only and cursor")
 	}
 	if in.IDsOnly && len(in.Fields) > 0 {
 		return searchCompaniesOutput{}, tools.Invalid("fields", "give fields or ids_only, not both: ids_only is fields left empty")
@@ -189,9 +217,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 		}
 	}
 
-	bounds.Exclude, bounds.Sort, bounds.ExactCount = exclude, sortArg[in.Sort], in.CountOnly
+	bounds.Exclude, bounds.Sort, bounds.ExactCount = exclude, sortArg[in.Sort], in.CountOnly || in.Export
 	limit := in.Limit
-	if in.CountOnly {
+	if in.CountOnly || in.Export {
 		limit, at = 1, tools.Position{}
 	}
 	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &limit, at.Token)
@@ -224,7 +252,8 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 		at:             at,
 		before:         tools.JoinNotes(tools.JoinNotes(notes...), notAppliedNote(notApplied)),
 	}
-	if in.CountOnly {
+	out.sent = sentSearch{keyword: in.Query, filters: filters, bounds: bounds}
+	if in.CountOnly || in.Export {
 		out.after = partial.Note()
 		out.Note = tools.JoinNotes(out.before, countNote(out.Total, out.AtLeast), out.after)
 		return out, nil
@@ -333,4 +362,41 @@ func unknownCountry(field, s string) *tools.Error {
 	}
 	problem += " " + FiltersURI + " lists the countries the data covers"
 	return tools.InvalidFields([]tools.FieldError{{Field: field, Problem: problem, DidYouMean: names}})
+}
+
+// exportSearch turns a counted search into an export answer: the links to
+// its rows, sealed for the caller. A search the backend could not apply
+// whole (not_applied) is not exported: the file would hold other companies
+// than it names.
+func exportSearch(ctx context.Context, d Deps, in searchCompaniesInput, out searchCompaniesOutput) (searchCompaniesOutput, error) {
+	if d.Exports == nil {
+		return out, tools.Invalid("export", "this server offers no exports; page with cursor, with fields or ids_only to fit more in an answer")
+	}
+	if len(out.NotApplied) > 0 {
+		return out, tools.Invalid("export", "this data API cannot apply "+strings.Join(out.NotApplied, ", ")+
+			", so an export would hold other companies than the search names; export without them, or page with cursor")
+	}
+	if out.Total == 0 {
+		return out, nil // the note already says none match
+	}
+	caller, _ := tools.CallerFrom(ctx)
+	now := time.Now
+	if d.Now != nil {
+		now = d.Now
+	}
+	b := out.sent.bounds
+	spec := exportSpec{Caller: caller.ID, Expires: now().Add(exportTTL).Unix(), Keyword: out.sent.keyword, Filters: out.sent.filters,
+		Exclude: b.Exclude, MinEmp: b.MinEmployees, MaxEmp: b.MaxEmployees, FromYr: b.FoundedAfter, ToYr: b.FoundedBefore,
+		Sort: string(b.Sort), Fields: in.Fields}
+	if in.IDsOnly {
+		spec.Fields = []string{"name"}
+	}
+	csvURI, jsonlURI, err := exportLinks(d.Exports, spec)
+	if err != nil {
+		return out, err
+	}
+	out.links = exportAnswer{csv: csvURI, jsonl: jsonlURI}
+	out.AppliedFilters = slices.DeleteFunc(out.AppliedFilters, func(a string) bool { return a == "count;exact" })
+	out.Note = tools.JoinNotes(out.before, exportNote(out.Total, out.AtLeast, csvURI), out.after)
+	return out, nil
 }
