@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
@@ -106,7 +107,13 @@ func startEmbedded(ctx context.Context, cfg Config, logger *slog.Logger) (*embed
 		Users:                DemoUsers,
 		DefaultUser:          DemoUser,
 	}
-	iss, err := startIssuerAt(dir, ic, logger)
+	// Only the HTTP service's users hold the issuer's tokens; on stdio the
+	// server mints its own at each start, so a moved issuer is no news.
+	moved := slog.LevelInfo
+	if slices.Contains(cfg.HTTP.Issuers, EmbeddedIssuer) {
+		moved = slog.LevelWarn
+	}
+	iss, err := startIssuerAt(dir, ic, logger, moved)
 	if err != nil {
 		return nil, fmt.Errorf("embedded OIDC issuer: %w", err)
 	}
@@ -158,7 +165,7 @@ func readOperatorClients(path string) (operatorClients, error) {
 // valid across restarts. The first start records a free port. When the
 // recorded port is taken (another server on this data dir), the issuer
 // starts elsewhere and says that earlier tokens are not accepted by it.
-func startIssuerAt(dir string, c authn.IssuerConfig, logger *slog.Logger) (*authn.IssuerServer, error) {
+func startIssuerAt(dir string, c authn.IssuerConfig, logger *slog.Logger, moved slog.Level) (*authn.IssuerServer, error) {
 	file := filepath.Join(dir, issuerAddrFile)
 	recorded := ""
 	if b, err := os.ReadFile(file); err == nil {
@@ -176,7 +183,7 @@ func startIssuerAt(dir string, c authn.IssuerConfig, logger *slog.Logger) (*auth
 		if err2 != nil {
 			return nil, err2
 		}
-		logger.Warn("embedded issuer moved: tokens issued before this start are not accepted by this server",
+		logger.Log(context.Background(), moved, "embedded issuer moved: tokens issued before this start are not accepted by this server",
 			"recorded", "http://"+recorded, "issuer", iss.URL(), "reason", err.Error(), "data_dir", dir)
 		return iss, nil
 	}
