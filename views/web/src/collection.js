@@ -3,7 +3,7 @@
 // host, so the server's mutation gate, the caller's scopes and any
 // confirmation apply to the view exactly as to a model; a refusal is shown
 // in plain words. There is no remove: the API has no tool for it.
-import { el, num, connect, call, errorBox, structured, columns, cell, sortableHead, sorted } from "./common.js";
+import { el, show, num, connect, call, errorBox, structured, columns, cell, sortableHead, sorted } from "./common.js";
 
 const root = document.getElementById("root");
 const cols = [...columns.filter((c) => c.key !== "categories"), { key: "added_at", label: "Added" }];
@@ -76,12 +76,12 @@ async function add(e) {
 function render() {
   const c = state.collection;
   if (!c) {
-    root.replaceChildren(el("h1", {}, "Collection"), state.error ? errorBox(state.error) : el("p", {}, "Waiting for the collection…"));
+    show(root, el("h1", {}, "Collection"), state.error ? errorBox(state.error) : el("p", {}, "Waiting for the collection…"));
     return;
   }
   const prev = root.querySelector("#add-ids");
   const typed = prev ? prev.value : "";
-  root.replaceChildren(
+  show(root,
     el("h1", {}, c.name || "Collection"),
     c.description ? el("p", { class: "description" }, c.description) : null,
     el("p", { class: "summary", role: "status", "aria-live": "polite" }, state.busy ? "Working…" : `Showing ${num(state.items.length)} of ${num(state.total)} companies.`),

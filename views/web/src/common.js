@@ -20,6 +20,11 @@ export function el(tag, attrs, ...children) {
   return n;
 }
 
+// show replaces root's content with nodes, leaving out the absent ones.
+export function show(root, ...nodes) {
+  root.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
+}
+
 // num formats a count for people: 12,345.
 export function num(n) {
   return typeof n === "number" ? n.toLocaleString("en-US") : "";
@@ -103,7 +108,7 @@ export const columns = [
   { key: "country_code", label: "Country" },
   { key: "city", label: "City" },
   { key: "employee_count", label: "Head count", numeric: true },
-  { key: "founded_year", label: "Founded", numeric: true },
+  { key: "founded_year", label: "Founded", numeric: true, year: true },
   { key: "categories", label: "Categories" },
 ];
 
@@ -112,7 +117,7 @@ export function cell(c, col) {
   const v = c[col.key];
   if (col.key === "name") return el("td", {}, el("span", { class: "name" }, c.name || ""), el("span", { class: "id" }, c.id || ""));
   if (col.key === "categories") return el("td", {}, (v || []).join(", "));
-  if (col.numeric) return el("td", { class: "num" }, v === undefined || v === null ? "—" : num(v));
+  if (col.numeric) return el("td", { class: "num" }, v === undefined || v === null ? "—" : col.year ? String(v) : num(v));
   return el("td", {}, v || "—");
 }
 

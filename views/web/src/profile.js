@@ -1,7 +1,7 @@
 // The company profile view, for get_company: the facts, the contacts with how
 // confident the discovery is, and the website, opened through the host (a
 // view in a sandbox has no navigation of its own).
-import { el, num, connect, errorBox, structured } from "./common.js";
+import { el, show, num, connect, errorBox, structured } from "./common.js";
 
 const root = document.getElementById("root");
 
@@ -27,14 +27,14 @@ function fact(label, value) {
 
 function render(r) {
   if (r.isError) {
-    root.replaceChildren(el("h1", {}, "Company"), errorBox(r));
+    show(root, el("h1", {}, "Company"), errorBox(r));
     return;
   }
   const sc = structured(r) || {};
   const c = sc.company || {};
   const url = safeURL(c.website || "");
   const contacts = c.contacts || [];
-  root.replaceChildren(
+  show(root,
     el("h1", {}, c.name || "Company"),
     c.description ? el("p", { class: "description" }, c.description) : null,
     el(

@@ -2,7 +2,7 @@
 // as a table sortable on the rows shown, the filters that were applied, the
 // total ("at least" when it is a lower bound), and a button that fetches the
 // next page by calling search_companies through the host.
-import { el, num, connect, call, errorBox, structured, columns, cell, sortableHead, sorted } from "./common.js";
+import { el, show, num, connect, call, errorBox, structured, columns, cell, sortableHead, sorted } from "./common.js";
 
 const root = document.getElementById("root");
 const state = { args: {}, rows: [], seen: new Set(), total: 0, atLeast: false, filters: [], notApplied: [], cursor: "", next: null, error: null, busy: false, sort: { key: "", dir: 1 } };
@@ -102,7 +102,7 @@ function render() {
   const shown = state.rows.length;
   const total = state.atLeast ? `at least ${num(state.total)}` : num(state.total);
   const body = sorted(state.rows, state.sort, (c) => c);
-  root.replaceChildren(
+  show(root,
     el("h1", {}, "Companies"),
     el("p", { class: "summary", role: "status", "aria-live": "polite" }, state.busy ? "Loading more…" : `Showing ${num(shown)} of ${total} companies.`),
     state.filters.length ? el("ul", { class: "filters", "aria-label": "Applied filters" }, state.filters.map((f) => el("li", {}, f))) : el("p", { class: "filters none" }, "No filters applied."),
