@@ -510,3 +510,43 @@ func TestDisabledWritesNeverReachTheBackend(t *testing.T) {
 		})
 	}
 }
+
+// The size words mean one band wherever an agent meets them: the filters
+// resource states each band, and ai_search reads each word, and every word
+// said to mean the same, as exactly that band (issue 26, item 4).
+func TestSizeWordsMeanWhatTheFiltersResourceStates(t *testing.T) {
+	s := asUser(t, "alice")
+	res := s.rpc("resources/read", `{"uri":"companies://filters"}`)
+	var v struct {
+		Sizes []struct {
+			Word string   `json:"word"`
+			Also []string `json:"also"`
+			Min  int      `json:"min_employees"`
+			Max  *int     `json:"max_employees"`
+		} `json:"sizes"`
+		Usage string `json:"usage"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &v))
+	var words []string
+	for _, b := range v.Sizes {
+		words = append(words, b.Word)
+	}
+	assert.Equal(t, []string{"startup", "small", "mid-sized", "large"}, words)
+	assert.Contains(t, v.Usage, "min_employees and max_employees")
+	for _, b := range v.Sizes {
+		for _, w := range []string{b.Word, b.Also[len(b.Also)-1]} {
+			sc := s.ok("ai_search", fmt.Sprintf(`{"query":"%s software companies in Germany"}`, w))
+			in := obj(sc["interpreted"])
+			if b.Min == 0 {
+				assert.Nil(t, in["min_employees"], "%q has no lower bound", w)
+			} else {
+				assert.EqualValues(t, b.Min, in["min_employees"], "%q", w)
+			}
+			if b.Max == nil {
+				assert.Nil(t, in["max_employees"], "%q has no upper bound", w)
+			} else {
+				assert.EqualValues(t, *b.Max, in["max_employees"], "%q", w)
+			}
+		}
+	}
+}

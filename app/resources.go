@@ -11,6 +11,7 @@ import (
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/sizes"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/read"
 )
@@ -128,7 +129,11 @@ type vocabulary struct {
 	FacetForm  string       `json:"facet_form"`
 	Countries  []facetValue `json:"countries"`
 	Categories []facetValue `json:"categories"`
-	Usage      string       `json:"usage"`
+	// Sizes say what the size words mean as head counts: ai_search reads
+	// them so, and search_companies takes them as min_employees and
+	// max_employees.
+	Sizes []sizes.Band `json:"sizes"`
+	Usage string       `json:"usage"`
 
 	referenceDate string // shown by the status resource
 }
@@ -200,8 +205,10 @@ func (c *vocabularyCache) refresh(ctx context.Context) error {
 	}
 	v := &vocabulary{
 		FacetForm: "countries;<name> and categories;<name>",
+		Sizes:     sizes.Bands,
 		Usage: "Pass a country's name or code as search_companies' country argument and category names in its categories list; " +
-			"ai_search understands them in plain English too.",
+			"ai_search understands them in plain English too. A size word (startup, small, mid-sized, large) means the head-count band in sizes: " +
+			"give search_companies its min_employees and max_employees.",
 	}
 	if raw.ReferenceDate != nil {
 		v.referenceDate = *raw.ReferenceDate

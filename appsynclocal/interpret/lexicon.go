@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/companyintel/mcp-server/appsynclocal/dataset"
+	"github.com/companyintel/mcp-server/internal/sizes"
 )
 
 // kind says what a lexicon phrase means.
@@ -28,20 +29,6 @@ type entry struct {
 
 // maxPhrase is the longest phrase in words ("united states of america").
 const maxPhrase = 4
-
-// sizeWords map size vocabulary to employee bounds. "Startup" and "small"
-// mean under 50 people, "mid-sized" 50 to 1,000, "enterprise" and "large"
-// over 1,000: the bands most company databases use.
-var sizeWords = map[string][2]int{
-	"startup": {0, 49}, "startups": {0, 49}, "start-up": {0, 49}, "start-ups": {0, 49},
-	"early-stage": {0, 49}, "early stage": {0, 49}, "small": {0, 49}, "tiny": {0, 49}, "seed-stage": {0, 49},
-	"scale-up": {50, 1000}, "scale-ups": {50, 1000}, "scaleup": {50, 1000}, "scaleups": {50, 1000},
-	"mid-sized": {50, 1000}, "mid-size": {50, 1000}, "midsize": {50, 1000}, "midsized": {50, 1000},
-	"mid sized": {50, 1000}, "medium-sized": {50, 1000}, "medium sized": {50, 1000}, "medium": {50, 1000},
-	"mid-market": {50, 1000},
-	"enterprise": {1001, 0}, "enterprises": {1001, 0}, "large": {1001, 0}, "big": {1001, 0},
-	"multinational": {1001, 0}, "multinationals": {1001, 0}, "corporations": {1001, 0},
-}
 
 // lexicon maps every known phrase, lower case, to its meaning.
 var lexicon = buildLexicon()
@@ -71,8 +58,10 @@ func buildLexicon() map[string]entry {
 			add(a, e)
 		}
 	}
-	for w, b := range sizeWords {
-		add(w, entry{kind: kindSize, min: b[0], max: b[1]})
+	// The size words and their bands are the server's (internal/sizes),
+	// which the companies://filters resource states too.
+	for w, b := range sizes.Words() {
+		add(w, entry{kind: kindSize, min: b.Min, max: b.Max})
 	}
 	return lx
 }
