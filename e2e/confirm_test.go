@@ -279,7 +279,10 @@ func TestGoSDKClientConfirmsAcrossReplicas(t *testing.T) {
 	assert.Equal(t, []string{"CreateCollection"}, rb.Mutations(), "declined: no mutation reached the backend")
 
 	// Each call was asked on one replica and finished on the other: the
-	// question's record and the answer's carry the same preview hash.
+	// question's record and the answer's carry the same preview hash. The
+	// asks were logged before the retries began; an answer's record may
+	// still be on its way through the copying goroutine when its reply has
+	// arrived, so each is waited for on the replica that finished it.
 	both := logsA.String() + logsB.String()
 	asks := regexp.MustCompile(`outcome=input_required .*preview_sha256=([0-9a-f]{64})`).FindAllStringSubmatch(both, -1)
 	require.Len(t, asks, 2, both)
@@ -290,8 +293,10 @@ func TestGoSDKClientConfirmsAcrossReplicas(t *testing.T) {
 		if !askedOnA {
 			finished = logsA
 		}
-		assert.Regexp(t, `confirmed=(user|declined).* preview_sha256=`+hash, finished.String(), "the answer to %s reached the other replica", hash)
+		answered := regexp.MustCompile(`confirmed=(user|declined).* preview_sha256=` + hash)
+		waitFor(t, ctx, finished, "the answer to "+hash+" on the other replica", func() bool { return answered.MatchString(finished.String()) })
 	}
+	both = logsA.String() + logsB.String()
 	assert.Regexp(t, `tool=create_collection .*outcome=ok .*confirmed=user preview_sha256=[0-9a-f]{64}`, both)
 	assert.Regexp(t, `tool=create_collection .*outcome=declined .*confirmed=declined answer=decline`, both)
 }
