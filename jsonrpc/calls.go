@@ -178,7 +178,7 @@ func readAnswer(raw []byte) answer {
 	if perr != nil {
 		return answer{err: &Error{CodeInvalidRequest, "the client's answer is not a valid JSON-RPC response: " + perr.Message, nil}}
 	}
-	if e, ok := m["error"]; ok {
+	if e, ok := m.get("error"); ok {
 		var body struct {
 			Code    *int            `json:"code"`
 			Message string          `json:"message"`
@@ -189,7 +189,8 @@ func readAnswer(raw []byte) answer {
 		}
 		return answer{err: &Error{*body.Code, body.Message, body.Data}}
 	}
-	return answer{result: m["result"].raw}
+	r, _ := m.get("result")
+	return answer{result: r.raw}
 }
 
 // endCalls fails every request still waiting, and any made later: no

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -120,11 +119,11 @@ func Parse(msg []byte) (f Frame, err *Error) {
 	if perr != nil {
 		return f, perr
 	}
-	if r, ok := m["params"]; ok && string(r.raw) != "null" {
+	if r, ok := m.get("params"); ok && string(r.raw) != "null" {
 		f.Params = r.raw
 	}
-	id, hasID := m["id"]
-	method, hasMethod := m["method"]
+	id, hasID := m.get("id")
+	method, hasMethod := m.get("method")
 
 	var idErr *Error
 	if hasID {
@@ -155,13 +154,13 @@ func Parse(msg []byte) (f Frame, err *Error) {
 	if firstByte(method.raw) != '"' {
 		return f, &Error{CodeInvalidRequest, `member "method" must be a string; this one is ` + jsonType(firstByte(method.raw)), nil}
 	}
-	if jerr := json.Unmarshal(method.raw, &f.Method); jerr != nil || f.Method == "" {
+	if f.Method, _ = unquote(method.raw); f.Method == "" {
 		return f, &Error{CodeInvalidRequest, `member "method" is empty: it must name the method to call`, nil}
 	}
 	if m.has("result") || m.has("error") {
 		return f, &Error{CodeInvalidRequest, `a request must not carry "result" or "error": those members belong only in answers`, nil}
 	}
-	if p, ok := m["params"]; ok {
+	if p, ok := m.get("params"); ok {
 		switch c := firstByte(p.raw); c {
 		case '{', 'n':
 		case '[':
@@ -199,50 +198,6 @@ func TooLarge(n int) *Error {
 	return &Error{CodeInvalidRequest, fmt.Sprintf("the message is %d bytes; at most %d bytes (%d MiB) are accepted per message", n, MaxFrame, MaxFrame>>20), nil}
 }
 
-// member is one member's value as written and where it sits in the message.
-type member struct {
-	raw        json.RawMessage
-	start, end int
-}
-
-type object map[string]member
-
-func (o object) has(name string) bool { _, ok := o[name]; return ok }
-
-// splitObject reads the top-level members of a valid JSON object. A
-// JSON-RPC member given twice, or spelt in another case, is refused: Go's
-// decoder keeps the last duplicate and matches names case-insensitively, so
-// mcp-go would read such a frame differently from what was checked here.
-func splitObject(msg []byte) (object, *Error) {
-	dec := json.NewDecoder(bytes.NewReader(msg))
-	if _, err := dec.Token(); err != nil { // '{'
-		return nil, &Error{CodeParseError, "the message is not valid JSON", nil}
-	}
-	o := object{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, &Error{CodeParseError, "the message is not valid JSON", nil}
-		}
-		name, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, &Error{CodeParseError, "the message is not valid JSON", nil}
-		}
-		end := int(dec.InputOffset())
-		for _, known := range members {
-			if name != known && strings.EqualFold(name, known) {
-				return nil, &Error{CodeInvalidRequest, fmt.Sprintf("member %q is not a JSON-RPC member: names are case-sensitive; write %q", excerpt(name), known), nil}
-			}
-		}
-		if _, dup := o[name]; dup && isMember(name) {
-			return nil, &Error{CodeInvalidRequest, fmt.Sprintf("member %q appears twice; give it once", name), nil}
-		}
-		o[name] = member{raw: raw, start: end - len(raw), end: end}
-	}
-	return o, nil
-}
-
 func isMember(name string) bool {
 	for _, m := range members {
 		if m == name {
@@ -253,12 +208,11 @@ func isMember(name string) bool {
 }
 
 func checkVersion(m object) *Error {
-	v, ok := m["jsonrpc"]
+	v, ok := m.get("jsonrpc")
 	if !ok {
 		return &Error{CodeInvalidRequest, `member "jsonrpc" is missing: it must be the string "2.0"`, nil}
 	}
-	var s string
-	if json.Unmarshal(v.raw, &s) != nil || s != "2.0" {
+	if s, err := unquote(v.raw); err != nil || s != "2.0" {
 		return &Error{CodeInvalidRequest, `member "jsonrpc" must be the string "2.0"`, nil}
 	}
 	return nil
@@ -281,11 +235,11 @@ func syntax(msg []byte) *Error {
 		}
 		return &Error{CodeParseError, fmt.Sprintf("the message is not valid UTF-8 (at byte %d); JSON text must be UTF-8", at+1), nil}
 	}
-	var raw json.RawMessage
-	err := json.Unmarshal(msg, &raw)
-	if err == nil {
+	if json.Valid(msg) {
 		return nil
 	}
+	var raw json.RawMessage
+	err := json.Unmarshal(msg, &raw)
 	if json.NewDecoder(bytes.NewReader(msg)).Decode(&raw) == nil {
 		return &Error{CodeParseError, "the line holds more than one JSON value: send one message per line", nil}
 	}

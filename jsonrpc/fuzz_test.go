@@ -199,3 +199,44 @@ func idKey(id ID) string {
 	}
 	return id.Key()
 }
+
+// FuzzScanMembers holds the edge's own member scanner to Go's decoder: for
+// every valid JSON object it finds the same top-level names (escapes
+// decoded), the same values byte for byte and where they sit.
+//
+//	go test ./jsonrpc -run '^$' -fuzz '^FuzzScanMembers$' -fuzztime 200000x
+func FuzzScanMembers(f *testing.F) {
+	seeds(f)
+	f.Add([]byte(` { "a" : [1, {"b": "}\"]"}] , "\u0069d" :-1.5e3,"c":{} ,"d":"x\\"}`))
+	f.Add([]byte(`{"id":12.00,"jsonrpc":"2.0"}`))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		if !json.Valid(msg) || firstByte(msg) != '{' {
+			return
+		}
+		got, err := scanMembers(msg, nil)
+		if err != nil {
+			t.Fatalf("a valid object was refused: %q", msg)
+		}
+		dec := json.NewDecoder(bytes.NewReader(msg))
+		_, _ = dec.Token()
+		var want object
+		for dec.More() {
+			tok, _ := dec.Token()
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				t.Fatal(err)
+			}
+			end := int(dec.InputOffset())
+			want = append(want, member{name: tok.(string), raw: raw, start: end - len(raw), end: end})
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d members, the decoder finds %d: %q", len(got), len(want), msg)
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			if g.name != w.name || !bytes.Equal(g.raw, w.raw) || g.start != w.start || g.end != w.end {
+				t.Fatalf("member %d: %q %q %d-%d, the decoder: %q %q %d-%d", i, g.name, g.raw, g.start, g.end, w.name, w.raw, w.start, w.end)
+			}
+		}
+	})
+}

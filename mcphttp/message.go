@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/companyintel/mcp-server/jsonrpc"
 )
@@ -39,20 +40,6 @@ type messageKey struct{}
 func MessageFrom(ctx context.Context) (Message, bool) {
 	m, ok := ctx.Value(messageKey{}).(Message)
 	return m, ok
-}
-
-// wireMessage is the part of a JSON-RPC message that is read here. Each
-// member is kept raw and read only when it is a string: a params member of
-// the wrong type is mcp-go's to refuse, in words the edge rewrites, not a
-// reason to refuse the whole body here.
-type wireParams struct {
-	Name            json.RawMessage `json:"name"`
-	ProtocolVersion json.RawMessage `json:"protocolVersion"`
-	Meta            json.RawMessage `json:"_meta"`
-}
-
-type wireMeta struct {
-	ProtocolVersion json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
 }
 
 // str is raw's value when it is a JSON string, else "".
@@ -118,22 +105,37 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 // params, none of the rest of the body.
 func messageOf(f jsonrpc.Frame) Message {
 	m := Message{Method: f.Method, Frame: f}
-	var p wireParams
-	if f.Params == nil || json.Unmarshal(f.Params, &p) != nil {
+	// Each member is kept raw and read only when it is a string: a params
+	// member of the wrong type is mcp-go's to refuse, in words the edge
+	// rewrites, not a reason to refuse the whole body here. Names match as
+	// Go's decoder, and so mcp-go, matches them: case-insensitively, the
+	// last one written winning.
+	var name, version, meta json.RawMessage
+	if f.Params == nil || !jsonrpc.Members(f.Params, func(k string, v json.RawMessage) {
+		switch {
+		case strings.EqualFold(k, "name"):
+			name = v
+		case strings.EqualFold(k, "protocolVersion"):
+			version = v
+		case strings.EqualFold(k, "_meta"):
+			meta = v
+		}
+	}) {
 		return m
 	}
 	if m.Method == "tools/call" {
-		m.Tool = str(p.Name)
+		m.Tool = str(name)
 	}
-	if len(p.Meta) > 0 && p.Meta[0] == '{' {
-		var meta wireMeta
-		if json.Unmarshal(p.Meta, &meta) == nil {
-			m.MetaVersion = str(meta.ProtocolVersion)
-		}
+	if len(meta) > 0 && meta[0] == '{' {
+		jsonrpc.Members(meta, func(k string, v json.RawMessage) {
+			if strings.EqualFold(k, "io.modelcontextprotocol/protocolVersion") {
+				m.MetaVersion = str(v)
+			}
+		})
 	}
 	m.ProtocolVersion = m.MetaVersion
 	if m.ProtocolVersion == "" && m.Method == "initialize" {
-		m.ProtocolVersion = str(p.ProtocolVersion)
+		m.ProtocolVersion = str(version)
 	}
 	return m
 }
