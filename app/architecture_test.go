@@ -218,6 +218,9 @@ func TestPackageGraph(t *testing.T) {
 		// it links no GraphQL operation and neither side of the split (and
 		// its Deps hold no client).
 		{"tools/feedback", []string{module + "/graphql/query", module + "/graphql/mutation", module + "/tools/read", module + "/tools/write", module + "/app"}},
+		// The edge is the way in, below the assembly: it hands messages to
+		// mcp-go and knows no tool, no backend and no credential.
+		{"internal/edge", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql", module + "/auth", module + "/internal/oauth/resource", module + "/internal/ops/metrics"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {

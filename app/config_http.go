@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/companyintel/mcp-server/mcphttp"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // HTTPConfig is the HTTP service's part of the configuration. HTTP mode is
@@ -99,7 +99,7 @@ func validateHTTP(c *Config) error {
 		return fmt.Errorf("--http %s is not host:port: give e.g. --http 127.0.0.1:8080", h.Addr)
 	}
 	if !h.OAuth() {
-		if !mcphttp.IsLoopbackAddr(h.Addr) {
+		if !edge.IsLoopbackAddr(h.Addr) {
 			return fmt.Errorf("--http %s is not a loopback address, and without OAuth anyone who reaches it would act with the server's credentials: "+
 				"set --oauth-issuer URL and --public-url URL to require a token from every caller, or listen on 127.0.0.1", h.Addr)
 		}
@@ -119,7 +119,7 @@ func validateHTTP(c *Config) error {
 		}
 	}
 	if h.OAuth() {
-		if h.PublicURL == "" && !mcphttp.IsLoopbackAddr(h.Addr) {
+		if h.PublicURL == "" && !edge.IsLoopbackAddr(h.Addr) {
 			return fmt.Errorf("--public-url is required with --oauth-issuer on a non-loopback address: it is the URL clients use (e.g. https://mcp.example.com/mcp) and the audience their tokens must carry")
 		}
 		switch h.Upstream {
@@ -183,7 +183,7 @@ func secureURL(s string) error {
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fmt.Errorf("want an absolute https URL")
 	}
-	if u.Scheme == "http" && !mcphttp.IsLoopbackName(u.Hostname()) {
+	if u.Scheme == "http" && !edge.IsLoopbackName(u.Hostname()) {
 		return fmt.Errorf("plain http is allowed on loopback hosts only; use https")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {

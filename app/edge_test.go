@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
-	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // These tests send hostile and odd frames through the whole server
@@ -173,7 +173,7 @@ func TestOversizedFrameIsRefusedAndTheSessionSurvives(t *testing.T) {
 	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
 	require.NoError(t, err)
 	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_company","arguments":{"id":"` +
-		strings.Repeat("x", jsonrpc.MaxFrame) + `"}}}`
+		strings.Repeat("x", edge.MaxFrame) + `"}}}`
 	go func() { _, _ = io.WriteString(r.in, big+"\n") }() // the pipe takes it as the server reads
 	got := r.read()
 	assert.Nil(t, got["id"])
@@ -281,7 +281,7 @@ func TestEncodeResultIsJSONMarshal(t *testing.T) {
 	typed := mcp.NewToolResultStructured(json.RawMessage(`{"ok":true}`), "ok")
 	typed.ResultType = "complete"
 	typed.IsError = true
-	id, perr := jsonrpc.ParseID(json.RawMessage("7"))
+	id, perr := edge.ParseID(json.RawMessage("7"))
 	require.Nil(t, perr)
 	for name, v := range map[string]any{
 		"structured and text":              structured,
@@ -296,7 +296,7 @@ func TestEncodeResultIsJSONMarshal(t *testing.T) {
 			require.NoError(t, err)
 			got, err := encodeResult(v)
 			require.NoError(t, err)
-			assert.Equal(t, string(jsonrpc.ResultReply(id, want)), string(jsonrpc.ResultReply(id, got)), "the same on the wire")
+			assert.Equal(t, string(edge.ResultReply(id, want)), string(edge.ResultReply(id, got)), "the same on the wire")
 			assert.NotContains(t, string(got), "\n", "a reply is one line")
 			assert.True(t, json.Valid(got))
 		})

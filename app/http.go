@@ -14,11 +14,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/oauth/exchange"
 	"github.com/companyintel/mcp-server/internal/oauth/resource"
 	"github.com/companyintel/mcp-server/internal/ops/health"
 	"github.com/companyintel/mcp-server/internal/ops/metrics"
-	"github.com/companyintel/mcp-server/mcphttp"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
 )
@@ -79,20 +79,20 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 
 	var authenticated http.Handler
 	if users != nil {
-		authenticated = mcphttp.OneCredential(users.Middleware(attachUser, mcpHandler))
+		authenticated = edge.OneCredential(users.Middleware(attachUser, mcpHandler))
 	} else {
 		authenticated = localUser(tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}, mcpHandler)
 	}
 
-	guard := mcphttp.Guard{
+	guard := edge.Guard{
 		Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
 		Origins:  append([]string{pub.Scheme + "://" + pub.Host}, h.AllowedOrigins...),
-		Loopback: !h.OAuth() || mcphttp.IsLoopbackName(pub.Hostname()),
+		Loopback: !h.OAuth() || edge.IsLoopbackName(pub.Hostname()),
 	}
 	requestTimeout := cfg.Timeout + 10*time.Second
 	mux := http.NewServeMux()
-	mux.HandleFunc("DELETE /mcp", mcphttp.MethodNotAllowed)
-	mux.Handle("/mcp", guard.Wrap(mcphttp.ReadMessage(mcphttp.DefaultMaxBody, m.Operations(mcphttp.Deadline(requestTimeout, authenticated)))))
+	mux.HandleFunc("DELETE /mcp", edge.MethodNotAllowed)
+	mux.Handle("/mcp", guard.Wrap(edge.ReadMessage(edge.DefaultMaxBody, m.Operations(edge.Deadline(requestTimeout, authenticated)))))
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.Handle("GET /metrics", m.Handler())
 	ready := health.NewReadiness(readyTimeout, logger,
@@ -129,8 +129,8 @@ func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCon
 	}
 	extra = append(extra, tracingFields(b.tracing)...)
 	logStart(logger, cfg, "http", b.src.Method, counts, extra...)
-	err = mcphttp.Serve(ctx, ln, mux, mcphttp.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})
-	if errors.Is(err, mcphttp.ErrDrainCut) {
+	err = edge.Serve(ctx, ln, mux, edge.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})
+	if errors.Is(err, edge.ErrDrainCut) {
 		logger.Warn("stopped mcp-server with requests cut off", "drain_timeout", httpDrainTimeout.String())
 		return nil
 	}

@@ -11,9 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
-	"github.com/companyintel/mcp-server/jsonrpc"
-	"github.com/companyintel/mcp-server/mcphttp"
 )
 
 // edgeID is the id mcp-go sees in place of a client's id it would not write
@@ -27,7 +26,7 @@ var edgeID = json.RawMessage("1")
 // Content-Type, MCP-Protocol-Version for 2025-11-25 and 2026-07-28, 202
 // for notifications, the HTTP status of a 2026-07-28 error).
 //
-// It reads the message mcphttp.ReadMessage parsed (and must run after it):
+// It reads the message edge.ReadMessage parsed (and must run after it):
 // the body is not read or decoded again here. mcp-go reads the request's id
 // through float64 and writes a string id back HTML-escaped, so an id it
 // would not write back as sent is swapped for edgeID and put back, byte for
@@ -44,8 +43,8 @@ var edgeID = json.RawMessage("1")
 func httpEdge(s *server.MCPServer, tr *telemetry.Tracing, next http.Handler) http.Handler {
 	prompts := s.ListPrompts()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		msg, ok := mcphttp.MessageFrom(r.Context())
-		if r.Method != http.MethodPost || !ok || msg.Frame.Kind != jsonrpc.Request {
+		msg, ok := edge.MessageFrom(r.Context())
+		if r.Method != http.MethodPost || !ok || msg.Frame.Kind != edge.Request {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -107,18 +106,18 @@ func keptByMCPGo(id json.RawMessage) bool {
 // (mcp-go's plain-text refusals) passes untouched.
 type answerWriter struct {
 	w       http.ResponseWriter
-	id      jsonrpc.ID
+	id      edge.ID
 	sent    json.RawMessage // the id mcp-go was given: the client's, or edgeID
 	method  string
 	modern  bool
-	refused *jsonrpc.Error // prompts/get's argument check, when it failed
+	refused *edge.Error // prompts/get's argument check, when it failed
 
 	mode    int // one of the modes below, set at the first write
 	status  int
 	pending []byte // the held body, or a stream's unfinished event
 	// answered is the answer's JSON-RPC error, once the answer is seen;
 	// zero for a result.
-	answered *jsonrpc.Error
+	answered *edge.Error
 	seen     bool
 }
 
@@ -243,7 +242,7 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	if a.refused == nil {
 		if rest, ok := bytes.CutPrefix(msg, a.resultPrefix()); ok && len(rest) > 0 && rest[len(rest)-1] == '}' {
 			a.seen = true
-			return jsonrpc.ResultReply(a.id, rest[:len(rest)-1]), 0, true
+			return edge.ResultReply(a.id, rest[:len(rest)-1]), 0, true
 		}
 	}
 	var m struct {
@@ -265,15 +264,15 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	// The check's answer replaces the handler's (a result, or -32603 for
 	// a missing argument) and mcp-go's decode error, never a refusal of
 	// the transport's.
-	case a.refused != nil && (m.Error == nil || m.Error.Code == jsonrpc.CodeInternalError || goism().MatchString(m.Error.Message)):
+	case a.refused != nil && (m.Error == nil || m.Error.Code == edge.CodeInternalError || goism().MatchString(m.Error.Message)):
 		a.answered = a.refused
-		return jsonrpc.ErrorReply(a.id, a.refused), a.refused.Code, true
+		return edge.ErrorReply(a.id, a.refused), a.refused.Code, true
 	case m.Error != nil:
 		e := plainError(a.method, *m.Error)
 		a.answered = e
-		return jsonrpc.ErrorReply(a.id, e), e.Code, true
+		return edge.ErrorReply(a.id, e), e.Code, true
 	}
-	return jsonrpc.ResultReply(a.id, m.Result), 0, true
+	return edge.ResultReply(a.id, m.Result), 0, true
 }
 
 // resultPrefix is how mcp-go's answer to this request begins when it is a

@@ -13,8 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/jsonrpc"
-	"github.com/companyintel/mcp-server/mcphttp"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // These tests post the stdio edge's hostile frames to the HTTP server
@@ -101,7 +100,7 @@ func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
 			w.(http.Flusher).Flush()
 		}
 	})
-	h := httptest.NewServer(mcphttp.ReadMessage(0, httpEdge(server.NewMCPServer("t", "1"), nil, inner)))
+	h := httptest.NewServer(edge.ReadMessage(0, httpEdge(server.NewMCPServer("t", "1"), nil, inner)))
 	defer h.Close()
 
 	resp := post(t, h.URL, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"name":"talk"}}`,
@@ -115,7 +114,7 @@ data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,
 data: {"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"content":[{"type":"text","text":"done"}]}}`, events[1])
 }
 
-// Each transport parses an incoming message once (jsonrpc.Parse, counted):
+// Each transport parses an incoming message once (edge.Parse, counted):
 // on HTTP the body cap, the frame rules, metrics, the scope check, tracing
 // and the hand-off to mcp-go all read the one parse ReadMessage made; on
 // stdio the read loop's parse is the one the handler serves. mcp-go's own
@@ -131,12 +130,12 @@ func TestEachTransportParsesAnIncomingMessageOnce(t *testing.T) {
 		srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
 		require.NoError(t, err)
 		for _, id := range []string{"7", `"plain"`, "123456789012345678901234567890", `"<&>"`} {
-			before := jsonrpc.Parses()
+			before := edge.Parses()
 			resp := post(t, srv.base, call(id), map[string]string{"MCP-Protocol-Version": "2025-11-25"})
 			got := readBody(t, resp)
 			require.Equal(t, http.StatusOK, resp.StatusCode, got)
 			assert.True(t, strings.HasPrefix(got, `{"jsonrpc":"2.0","id":`+id+`,"result":{`), got)
-			assert.Equal(t, int64(1), jsonrpc.Parses()-before, "id %s", id)
+			assert.Equal(t, int64(1), edge.Parses()-before, "id %s", id)
 		}
 	})
 	t.Run("stdio", func(t *testing.T) {
@@ -144,9 +143,9 @@ func TestEachTransportParsesAnIncomingMessageOnce(t *testing.T) {
 		require.NoError(t, err)
 		r.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 		r.answer(1)
-		before := jsonrpc.Parses()
+		before := edge.Parses()
 		r.send(call("2"))
 		assert.Contains(t, r.answer(2), "result")
-		assert.Equal(t, int64(1), jsonrpc.Parses()-before)
+		assert.Equal(t, int64(1), edge.Parses()-before)
 	})
 }

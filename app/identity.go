@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/companyintel/mcp-server/auth"
-	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -58,11 +58,11 @@ func (id *identity) failed() error {
 // which name the setting to fix and hold no secret). A tool call gets a
 // tool error, as every failed call does, so that the model can tell the
 // user; anything else a JSON-RPC error.
-func chainFailed(method string, msg []byte, chainErr error) (json.RawMessage, *jsonrpc.Error) {
+func chainFailed(method string, msg []byte, chainErr error) (json.RawMessage, *edge.Error) {
 	words := "the server could not resolve its own credentials for the backend and is stopping: " + chainErr.Error() +
 		". Whoever runs the server must fix that setting and restart it; retrying will not help"
 	if method != "tools/call" {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: words}
+		return nil, &edge.Error{Code: edge.CodeInternalError, Message: words}
 	}
 	var req struct {
 		Params struct {
@@ -72,7 +72,7 @@ func chainFailed(method string, msg []byte, chainErr error) (json.RawMessage, *j
 	_ = json.Unmarshal(msg, &req) // the name only labels the answer
 	res, err := json.Marshal(tools.ErrorResult(req.Params.Name, &tools.Error{Class: tools.Unauthorized, Message: words}))
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: words}
+		return nil, &edge.Error{Code: edge.CodeInternalError, Message: words}
 	}
 	return res, nil
 }
@@ -135,8 +135,8 @@ var answeredWithoutIdentity = map[string]bool{
 
 // waitForIdentity holds each request that needs the server's identity
 // until the chain has resolved it, then serves it as that caller.
-func waitForIdentity(id *identity, next jsonrpc.Handler) jsonrpc.Handler {
-	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *jsonrpc.Error) {
+func waitForIdentity(id *identity, next edge.MessageHandler) edge.MessageHandler {
+	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *edge.Error) {
 		if answeredWithoutIdentity[method] || strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, msg)
 		}
@@ -147,7 +147,7 @@ func waitForIdentity(id *identity, next jsonrpc.Handler) jsonrpc.Handler {
 			if chainErr := id.failed(); chainErr != nil {
 				return chainFailed(method, msg, chainErr)
 			}
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server stopped before it could answer " + method}
+			return nil, &edge.Error{Code: edge.CodeInternalError, Message: "the server stopped before it could answer " + method}
 		}
 		return next(tools.WithCaller(ctx, tools.Caller{ID: src.Principal, AuthMethod: string(src.Method)}), method, msg)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // prompts returns the two workflows this server is built for. writesOn says
@@ -113,13 +113,13 @@ const minProspects, maxProspects = 1, 50
 // checkPromptValues checks the arguments a prompt was given against their
 // bounds, and size is a whole number in its range. The handlers check it
 // too, as the backstop of checkPromptArguments.
-func checkPromptValues(prompt string, args map[string]string) *jsonrpc.Error {
+func checkPromptValues(prompt string, args map[string]string) *edge.Error {
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		v := args[name]
 		if name == "size" {
 			if n, err := strconv.Atoi(strings.TrimSpace(v)); strings.TrimSpace(v) != "" && (err != nil || n < minProspects || n > maxProspects) {
-				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-					"prompt %s: argument \"size\" must be a whole number from %d to %d; this one is %q", prompt, minProspects, maxProspects, jsonrpc.Excerpt(v, 20))}
+				return &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
+					"prompt %s: argument \"size\" must be a whole number from %d to %d; this one is %q", prompt, minProspects, maxProspects, edge.Excerpt(v, 20))}
 			}
 			continue
 		}
@@ -128,7 +128,7 @@ func checkPromptValues(prompt string, args map[string]string) *jsonrpc.Error {
 			continue // not an argument of ours: never read, never written
 		}
 		if n := utf8.RuneCountInString(v); n > max {
-			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			return &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
 				"prompt %s: argument %q is at most %d characters; this one has %d", prompt, name, max, n)}
 		}
 	}
@@ -139,7 +139,7 @@ func checkPromptValues(prompt string, args map[string]string) *jsonrpc.Error {
 // not fit the prompt: a required one missing or blank, or one that is not a
 // string. mcp-go would answer -32603 (a server fault) for the first, from
 // the handler's error, and quote encoding/json for the second.
-func checkPromptArguments(prompts map[string]*server.ServerPrompt, msg []byte) *jsonrpc.Error {
+func checkPromptArguments(prompts map[string]*server.ServerPrompt, msg []byte) *edge.Error {
 	var req struct {
 		Params struct {
 			Name      json.RawMessage            `json:"name"`
@@ -162,11 +162,11 @@ func checkPromptArguments(prompts map[string]*server.ServerPrompt, msg []byte) *
 		raw, given := req.Params.Arguments[a.Name]
 		var v string
 		if given && string(raw) != "null" && json.Unmarshal(raw, &v) != nil {
-			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			return &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
 				"prompt %s: argument %q must be a string", name, a.Name)}
 		}
 		if a.Required && strings.TrimSpace(v) == "" {
-			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
+			return &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
 				"prompt %s: argument %q is required (%s)", name, a.Name, strings.TrimSuffix(a.Description, "."))}
 		}
 		if given {

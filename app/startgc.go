@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // startupGCPercent is the garbage collector's target while a stdio server
@@ -38,8 +38,8 @@ func relaxStartupGC(getenv func(string) string, setPercent func(int) int) (resto
 // restoreGCAfterFirstAnswer calls restore once the first request other
 // than the handshake has been answered: the catalogue or a call, whatever
 // the client asks first.
-func restoreGCAfterFirstAnswer(restore func(), next jsonrpc.Handler) jsonrpc.Handler {
-	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *jsonrpc.Error) {
+func restoreGCAfterFirstAnswer(restore func(), next edge.MessageHandler) edge.MessageHandler {
+	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *edge.Error) {
 		res, err := next(ctx, method, msg)
 		if method != "initialize" && !strings.HasPrefix(method, "notifications/") {
 			restore()

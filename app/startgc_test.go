@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
-	"github.com/companyintel/mcp-server/jsonrpc"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 func TestStartupGCIsRelaxedUntilTheFirstAnswerAfterTheHandshake(t *testing.T) {
@@ -19,7 +19,7 @@ func TestStartupGCIsRelaxedUntilTheFirstAnswerAfterTheHandshake(t *testing.T) {
 	restore := relaxStartupGC(func(string) string { return "" }, setPercent)
 	assert.Equal(t, []int{startupGCPercent}, set)
 
-	h := restoreGCAfterFirstAnswer(restore, func(context.Context, string, []byte) (json.RawMessage, *jsonrpc.Error) {
+	h := restoreGCAfterFirstAnswer(restore, func(context.Context, string, []byte) (json.RawMessage, *edge.Error) {
 		return json.RawMessage(`{}`), nil
 	})
 	for _, m := range []string{"initialize", "notifications/initialized"} {

@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
-	"github.com/companyintel/mcp-server/jsonrpc"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -23,10 +23,10 @@ import (
 const maxConcurrentCalls = 32
 
 // serveStdio serves MCP on the process's stdio until the input ends or ctx
-// is done. Every line passes the JSON-RPC edge (package jsonrpc) before
+// is done. Every line passes the JSON-RPC edge (package edge) before
 // mcp-go sees it; mcp-go's own StdioServer is not used, because it answers
 // cancelled requests, loses large ids and cancels work in flight at end of
-// input (see the jsonrpc package doc). Requests that need the server's
+// input (see the edge package doc). Requests that need the server's
 // identity wait for id (identity.go); restoreGC is called once the first
 // request after the handshake is answered (startgc.go).
 func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreGC func(), logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing, endInput <-chan struct{}) error {
@@ -37,7 +37,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreG
 	defer s.UnregisterSession(ctx, sess.SessionID())
 	ctx = s.WithContext(ctx, sess)
 
-	edge := &jsonrpc.Stdio{
+	edge := &edge.Stdio{
 		Handler:      restoreGCAfterFirstAnswer(restoreGC, waitForIdentity(id, mcpHandler(s))),
 		Logger:       logger,
 		Limit:        maxConcurrentCalls,
@@ -58,7 +58,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreG
 
 // pumpNotifications writes what mcp-go sends on its own (list changes,
 // progress) to the client.
-func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification, edge *jsonrpc.Stdio, logger *slog.Logger) {
+func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification, edge *edge.Stdio, logger *slog.Logger) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -79,7 +79,7 @@ func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification
 // the client, so that mcp-go answers in the negotiated protocol version.
 type stdioSession struct {
 	notes        chan mcp.JSONRPCNotification
-	edge         *jsonrpc.Stdio // carries the server's own requests (elicitation)
+	edge         *edge.Stdio // carries the server's own requests (elicitation)
 	initialized  atomic.Bool
 	mu           sync.Mutex
 	clientInfo   mcp.Implementation
@@ -122,7 +122,7 @@ func (s *stdioSession) RequestElicitation(ctx context.Context, req mcp.Elicitati
 	switch res.Action {
 	case mcp.ElicitationResponseActionAccept, mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
 	default:
-		return nil, fmt.Errorf("the client's answer to elicitation/create has action %q; accept, decline or cancel were expected", jsonrpc.Excerpt(string(res.Action), 40))
+		return nil, fmt.Errorf("the client's answer to elicitation/create has action %q; accept, decline or cancel were expected", edge.Excerpt(string(res.Action), 40))
 	}
 	return &res, nil
 }

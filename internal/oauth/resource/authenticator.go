@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/companyintel/mcp-server/mcphttp"
+	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // Config configures an Authenticator.
@@ -167,7 +167,7 @@ func (is *issuer) keysLoad(ctx context.Context) error {
 
 // Middleware authenticates each request and decides its scope, then hands
 // it to next with attach's context. It must run after
-// mcphttp.ReadMessage, whose Message it decides from.
+// edge.ReadMessage, whose Message it decides from.
 func (a *Authenticator) Middleware(attach func(context.Context, Principal) context.Context, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, ok := bearer(r.Header.Get("Authorization"))
@@ -181,7 +181,7 @@ func (a *Authenticator) Middleware(attach func(context.Context, Principal) conte
 			a.challenge(w, http.StatusUnauthorized, "invalid_token", "", err.Error())
 			return
 		}
-		msg, _ := mcphttp.MessageFrom(r.Context())
+		msg, _ := edge.MessageFrom(r.Context())
 		if need, why := a.needs(msg); need != nil && !hasAll(p, need) {
 			a.cfg.Logger.Info("scope refused", "user", p.Subject, "client", p.ClientID, "method", msg.Method, "tool", msg.Tool, "needs", strings.Join(need, " "))
 			if a.cfg.OnInsufficientScope != nil {
@@ -205,7 +205,7 @@ func (a *Authenticator) ChallengeScopes() []string {
 }
 
 // needs returns the scopes a message needs, and a sentence saying why.
-func (a *Authenticator) needs(m mcphttp.Message) ([]string, string) {
+func (a *Authenticator) needs(m edge.Message) ([]string, string) {
 	switch m.Method {
 	case "tools/call":
 		if a.cfg.IsWrite != nil && a.cfg.IsWrite(m.Tool) {

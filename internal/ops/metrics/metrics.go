@@ -23,8 +23,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/metrics/internal/prom"
-	"github.com/companyintel/mcp-server/mcphttp"
 )
 
 // other replaces a label value outside the known set.
@@ -195,10 +195,10 @@ func (m *Metrics) Hooks() *server.Hooks {
 }
 
 // Operations measures each MCP request to next. It must run after
-// mcphttp.ReadMessage, whose Message names the method and tool.
+// edge.ReadMessage, whose Message names the method and tool.
 func (m *Metrics) Operations(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		msg, ok := mcphttp.MessageFrom(r.Context())
+		msg, ok := edge.MessageFrom(r.Context())
 		if !ok || msg.Method == "" {
 			next.ServeHTTP(w, r)
 			return

@@ -1,4 +1,4 @@
-package jsonrpc
+package edge
 
 import (
 	"bytes"
@@ -342,14 +342,14 @@ func TestMessageServesOneBodyWithItsIDExact(t *testing.T) {
 		return echo(ctx, method, msg)
 	}
 	assert.Equal(t, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"method":"ping","internal_id":1}}`,
-		string(Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`))))
+		string(Respond(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`))))
 	assert.Equal(t, `{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"member \"method\" is missing: a request needs the name of the method to call"}}`,
-		string(Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":"a"}`))))
-	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)), "a notification: nothing to send")
+		string(Respond(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":"a"}`))))
+	assert.Nil(t, Respond(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)), "a notification: nothing to send")
 	assert.Equal(t, []string{"notifications/initialized"}, notified, "but it was served")
-	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/x","params":[1]}`)), "a malformed notification: dropped")
+	assert.Nil(t, Respond(ctx, h, logger, []byte(`{"jsonrpc":"2.0","method":"notifications/x","params":[1]}`)), "a malformed notification: dropped")
 	assert.Len(t, notified, 1)
-	assert.Nil(t, Message(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)), "a response from the client: nothing to send")
+	assert.Nil(t, Respond(ctx, h, logger, []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)), "a response from the client: nothing to send")
 }
 
 func TestStdioServesUnboundedMethodsWhileSlotsAreFull(t *testing.T) {

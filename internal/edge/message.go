@@ -1,4 +1,4 @@
-package mcphttp
+package edge
 
 import (
 	"bytes"
@@ -7,9 +7,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
-
-	"github.com/companyintel/mcp-server/jsonrpc"
 )
 
 // DefaultMaxBody caps a request body. The largest legitimate request (a
@@ -29,9 +28,9 @@ type Message struct {
 	ProtocolVersion string
 	// MetaVersion is the version params._meta names ("" for none).
 	MetaVersion string
-	// Frame is the message as jsonrpc.Parse read it, body included: the
+	// Frame is the message as Parse read it, body included: the
 	// one parse of the body before mcp-go's.
-	Frame jsonrpc.Frame
+	Frame Frame
 }
 
 type messageKey struct{}
@@ -53,7 +52,7 @@ func str(raw json.RawMessage) string {
 
 // ReadMessage reads a POST body through a limit of max bytes, answers 413
 // when it is larger and a JSON-RPC error (HTTP 400) when it breaks the
-// frame rules of package jsonrpc, and otherwise puts the Message in the request's context
+// frame rules of Parse, and otherwise puts the Message in the request's context
 // and hands the body on, unread, to next. Other methods pass untouched.
 func ReadMessage(max int64, next http.Handler) http.Handler {
 	if max <= 0 {
@@ -82,15 +81,15 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 		// "method", a duplicate member) is answered here. This is the
 		// one parse of the body before mcp-go's: everything after reads
 		// the Message it leaves in the request's context.
-		f, perr := jsonrpc.Parse(body)
+		f, perr := Parse(body)
 		switch {
-		case perr == nil && f.Kind == jsonrpc.Response, perr != nil && f.Kind == jsonrpc.Notification:
+		case perr == nil && f.Kind == Response, perr != nil && f.Kind == Notification:
 			w.WriteHeader(http.StatusAccepted) // nothing to answer
 			return
 		case perr != nil:
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write(jsonrpc.ErrorReply(f.ID, perr))
+			_, _ = w.Write(ErrorReply(f.ID, perr))
 			return
 		}
 		msg := messageOf(f)
@@ -103,7 +102,7 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 
 // messageOf reads what the edge needs from a frame's params: one decode of
 // params, none of the rest of the body.
-func messageOf(f jsonrpc.Frame) Message {
+func messageOf(f Frame) Message {
 	m := Message{Method: f.Method, Frame: f}
 	// Each member is kept raw and read only when it is a string: a params
 	// member of the wrong type is mcp-go's to refuse, in words the edge
@@ -111,7 +110,7 @@ func messageOf(f jsonrpc.Frame) Message {
 	// Go's decoder, and so mcp-go, matches them: case-insensitively, the
 	// last one written winning.
 	var name, version, meta json.RawMessage
-	if f.Params == nil || !jsonrpc.Members(f.Params, func(k string, v json.RawMessage) {
+	if f.Params == nil || !Members(f.Params, func(k string, v json.RawMessage) {
 		switch {
 		case strings.EqualFold(k, "name"):
 			name = v
@@ -127,7 +126,7 @@ func messageOf(f jsonrpc.Frame) Message {
 		m.Tool = str(name)
 	}
 	if len(meta) > 0 && meta[0] == '{' {
-		jsonrpc.Members(meta, func(k string, v json.RawMessage) {
+		Members(meta, func(k string, v json.RawMessage) {
 			if strings.EqualFold(k, "io.modelcontextprotocol/protocolVersion") {
 				m.MetaVersion = str(v)
 			}
@@ -141,7 +140,7 @@ func messageOf(f jsonrpc.Frame) Message {
 }
 
 func tooLarge(w http.ResponseWriter, max int64) {
-	http.Error(w, "request body too large: at most "+itoa(max)+" bytes", http.StatusRequestEntityTooLarge)
+	http.Error(w, "request body too large: at most "+strconv.FormatInt(max, 10)+" bytes", http.StatusRequestEntityTooLarge)
 }
 
 // WriteJSONRPCError answers with a JSON-RPC error object (id null) and the

@@ -1,4 +1,4 @@
-package jsonrpc
+package edge
 
 import (
 	"bufio"
@@ -43,7 +43,7 @@ const methodCancelled = "notifications/cancelled"
 // returns as soon as the last answer is out (bounded by Drain), so a client
 // that writes its requests and closes stdin gets every answer.
 type Stdio struct {
-	Handler Handler
+	Handler MessageHandler
 	Logger  *slog.Logger
 	// Limit bounds the requests served at once (DefaultLimit if 0).
 	Limit int

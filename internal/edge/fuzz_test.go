@@ -1,4 +1,4 @@
-package jsonrpc
+package edge
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ import (
 // in testdata/fuzz (findings stay there as regression inputs). To fuzz
 // (not in CI; BENCHMARKS.md has the counts of the last runs):
 //
-//	go test ./jsonrpc -run '^$' -fuzz '^FuzzFrame$' -fuzztime 200000x
-//	go test ./jsonrpc -run '^$' -fuzz '^FuzzStdio$' -fuzztime 100000x
+//	go test ./internal/edge -run '^$' -fuzz '^FuzzFrame$' -fuzztime 200000x
+//	go test ./internal/edge -run '^$' -fuzz '^FuzzStdio$' -fuzztime 100000x
 
 func seeds(f *testing.F) {
 	for _, tt := range hostile {
@@ -204,7 +204,7 @@ func idKey(id ID) string {
 // every valid JSON object it finds the same top-level names (escapes
 // decoded), the same values byte for byte and where they sit.
 //
-//	go test ./jsonrpc -run '^$' -fuzz '^FuzzScanMembers$' -fuzztime 200000x
+//	go test ./internal/edge -run '^$' -fuzz '^FuzzScanMembers$' -fuzztime 200000x
 func FuzzScanMembers(f *testing.F) {
 	seeds(f)
 	f.Add([]byte(` { "a" : [1, {"b": "}\"]"}] , "\u0069d" :-1.5e3,"c":{} ,"d":"x\\"}`))

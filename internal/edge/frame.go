@@ -1,4 +1,4 @@
-package jsonrpc
+package edge
 
 import (
 	"bytes"
@@ -179,7 +179,7 @@ func Parse(msg []byte) (f Frame, err *Error) {
 // HTTP, 202 Accepted with no body).
 //
 // Check does not fix ids: mcp-go writes back a large integer id rounded. Use
-// [Handler.Message] to serve the body with ids kept exact.
+// [Respond] to serve the body with ids kept exact.
 func Check(body []byte) (reply []byte, ok bool) {
 	f, err := Parse(body)
 	switch {

@@ -1,9 +1,7 @@
-package mcphttp
+package edge
 
 import (
 	"testing"
-
-	"github.com/companyintel/mcp-server/jsonrpc"
 )
 
 // TestMessageReadsParamsAsMcpGoDoes: the scope check and the metrics read
@@ -23,7 +21,7 @@ func TestMessageReadsParamsAsMcpGoDoes(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`, "", "2025-11-25"},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_company"}}`, "", ""},
 	} {
-		f, err := jsonrpc.Parse([]byte(tt.body))
+		f, err := Parse([]byte(tt.body))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.body, err)
 		}

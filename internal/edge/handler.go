@@ -1,4 +1,4 @@
-package jsonrpc
+package edge
 
 import (
 	"context"
@@ -8,18 +8,18 @@ import (
 	"runtime/debug"
 )
 
-// Handler serves one checked message: mcp-go behind an adapter, in this
+// MessageHandler serves one checked message: mcp-go behind an adapter, in this
 // server. For a request, msg carries an id of the edge's own (a small
 // integer, safe for any decoder) in place of the client's, which the edge
 // puts back in the answer; the handler returns the result or the error.
 // For a notification the return values are ignored.
-type Handler func(ctx context.Context, method string, msg []byte) (result json.RawMessage, err *Error)
+type MessageHandler func(ctx context.Context, method string, msg []byte) (result json.RawMessage, err *Error)
 
-// Message serves one message whole and returns the bytes to send back, or
+// Respond serves one message whole and returns the bytes to send back, or
 // nil when nothing is sent (a notification, a response from the client).
 // It is the HTTP transport's entry point: one POST body in, one answer out,
 // with the same checks and exact ids as on stdio.
-func Message(ctx context.Context, h Handler, logger *slog.Logger, body []byte) []byte {
+func Respond(ctx context.Context, h MessageHandler, logger *slog.Logger, body []byte) []byte {
 	f, perr := Parse(body)
 	if perr != nil {
 		logRefusal(logger, f, perr)
@@ -45,7 +45,7 @@ func Message(ctx context.Context, h Handler, logger *slog.Logger, body []byte) [
 
 // call runs h, turning a panic into an internal error whose message names
 // the method and leaves the panic's own words to the log.
-func call(ctx context.Context, h Handler, logger *slog.Logger, method string, msg []byte) (res json.RawMessage, err *Error) {
+func call(ctx context.Context, h MessageHandler, logger *slog.Logger, method string, msg []byte) (res json.RawMessage, err *Error) {
 	defer func() {
 		if r := recover(); r != nil {
 			logger.Error("panic while serving a message", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))

@@ -1,11 +1,10 @@
-package mcphttp
+package edge
 
 import (
 	"context"
 	"errors"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -68,5 +67,3 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, t Timeouts) err
 	}
 	return nil
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

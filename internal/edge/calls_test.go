@@ -1,4 +1,4 @@
-package jsonrpc
+package edge
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // asking is a handler whose tools/call asks the client (elicitation/create)
 // and answers with what the client said, or with the error Call returned.
-func asking(s *Stdio, errs chan<- error) Handler {
+func asking(s *Stdio, errs chan<- error) MessageHandler {
 	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
 		if method != "tools/call" {
 			return json.RawMessage(`{}`), nil

@@ -1,12 +1,22 @@
-// Package jsonrpc is the JSON-RPC 2.0 edge in front of mcp-go: the rules
-// every incoming MCP message is checked against, the answers to messages
-// that break them, and the stdio transport that applies them to each line.
+// Package edge is the way a request comes in, in front of mcp-go: the
+// JSON-RPC 2.0 rules every incoming MCP message is checked against, the
+// answers to messages that break them, the stdio transport that applies
+// them to each line, and the HTTP front of /mcp.
 //
 // Both transports use the same checks. Stdio reads one message per line
-// through [Stdio]; the HTTP transport passes each POST body to [Check],
-// then to mcp-go's Streamable HTTP handler (which keeps the transport's
-// header and status rules) behind a layer in package app that gives it an
-// id of the edge's own and puts the client's back, as [Message] does.
+// through [Stdio]; the HTTP transport reads each POST body once
+// ([ReadMessage]: the body cap, [Parse], the [Message] carried in the
+// request's context), then hands it to mcp-go's Streamable HTTP handler
+// (which keeps the transport's header and status rules) behind a layer in
+// package app that gives it an id of the edge's own and puts the client's
+// back, as [Respond] does.
+//
+// On HTTP the edge also checks Host and Origin against DNS rebinding
+// ([Guard]), refuses a request with two credentials ([OneCredential]),
+// bounds each request by a deadline ([Deadline]), and serves the whole
+// mux with header timeouts and a bounded graceful drain ([Serve]). It
+// knows nothing of tokens or tools: package resource authenticates, and
+// the app package assembles the chain.
 //
 // The rules, in the order a message meets them:
 //
@@ -56,4 +66,4 @@
 //   - Prompt handlers' errors all become -32603, so a missing argument reads
 //     as a server fault. Fix: check prompts/get arguments against the
 //     prompt's declared arguments and answer -32602 (app does this here).
-package jsonrpc
+package edge
