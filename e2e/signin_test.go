@@ -253,7 +253,7 @@ func TestSDKClientSignsIn(t *testing.T) {
 		assert.Equal(t, false, ev["read"]["isError"])
 		require.Contains(t, ev, "write")
 		assert.Equal(t, false, ev["write"]["isError"], ev["write"]["text"])
-		assert.Contains(t, ev["write"]["text"], `"created":true`)
+		assert.Equal(t, true, ev["write"]["created"], "structuredContent says it was created: %v", ev["write"]["text"])
 		assert.EqualValues(t, 1, ev["write"]["authorizations"], "one new consent, asked for by the 403's challenge")
 		assert.Equal(t, "companies:read companies:write", ev["authorization_url"]["scope"], "the scopes the challenge named")
 		assert.Contains(t, ev["page"]["text"], "Change your lists (create them, add companies) and start email discovery")

@@ -13,7 +13,11 @@ import (
 // block, which is what most clients hand the model. A list answer's text is
 // written for the model: its note, then one line per record, then the
 // answer's other fields as "name: value" lines, so nothing a program sees is
-// missing from it. Other answers' text is their JSON.
+// missing from it. A single record (a profile, a created collection, an add)
+// writes its own text (Texter) in the same plain style: what it is, then its
+// facts line by line, then its note. Hosts that hand the model only the
+// text must lose no fact, so a Texter says every field of its answer. An
+// answer that is neither (none of the server's tools; a test's) is its JSON.
 //
 // Every answer is bounded in bytes (DESIGN.md, "Agent contract"). The size
 // counted is both renderings as they sit in the result on the wire: the
@@ -39,6 +43,13 @@ type List interface {
 	Cut(n, bound int) List
 	// Lines renders the records, one line each, for the text content.
 	Lines() []string
+}
+
+// A Texter is an answer that is not a list and renders its own text for
+// the model, in place of its JSON.
+type Texter interface {
+	// Text says every fact of the answer in plain lines.
+	Text() string
 }
 
 // Rendered is an answer in its two renderings.
@@ -100,9 +111,12 @@ func render(out any) (Rendered, error) {
 		return Rendered{}, err
 	}
 	r := Rendered{JSON: b, Value: out}
-	if l, ok := out.(List); ok {
-		r.Text, r.Records = listText(out, l.Lines()), l.Len()
-	} else {
+	switch o := out.(type) {
+	case List:
+		r.Text, r.Records = listText(out, o.Lines()), o.Len()
+	case Texter:
+		r.Text = o.Text()
+	default:
 		r.Text = string(b)
 	}
 	r.size = len(r.JSON) + jsonStringLen(r.Text)
@@ -150,6 +164,11 @@ func listText(out any, lines []string) string {
 func textValue(v reflect.Value) string {
 	if v.IsZero() {
 		return ""
+	}
+	// A record that renders itself as a line (a collection beside its
+	// items) reads as it does in the lists, not as JSON.
+	if l, ok := v.Interface().(interface{ Line() string }); ok {
+		return l.Line()
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -203,3 +222,43 @@ func jsonStringLen(s string) int {
 	}
 	return n
 }
+
+// Plain writes a Texter's text in the one style every single-record answer
+// shares: a headline, then a fact a line as "label: value" (an empty value
+// is left out), items as "- " lines under their count, and the note last.
+type Plain struct{ b strings.Builder }
+
+// Line writes a line as it is.
+func (p *Plain) Line(s string) {
+	if s == "" {
+		return
+	}
+	if p.b.Len() > 0 {
+		p.b.WriteByte('\n')
+	}
+	p.b.WriteString(s)
+}
+
+// Fact writes "label: value", or nothing when value is empty.
+func (p *Plain) Fact(label, value string) {
+	if value != "" {
+		p.Line(label + ": " + value)
+	}
+}
+
+// Items writes "label (n):" and a "- " line per item, or "label: none"
+// with none naming what no item means here.
+func (p *Plain) Items(label, none string, items []string) {
+	if len(items) == 0 {
+		p.Fact(label, none)
+		return
+	}
+	p.Line(label + " (" + strconv.Itoa(len(items)) + "):")
+	for _, it := range items {
+		p.b.WriteString("\n- ")
+		p.b.WriteString(it)
+	}
+}
+
+// String is the text written.
+func (p *Plain) String() string { return p.b.String() }

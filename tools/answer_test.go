@@ -144,3 +144,51 @@ func TestTextNamesEveryRecordReturned(t *testing.T) {
 	}
 	assert.NotContains(t, r.Text, strings.Fields(in.Items[r.Records])[0], "nor one that was cut")
 }
+
+type single struct {
+	Collection Collection `json:"collection"`
+	Roles      []string   `json:"roles"`
+	Note       string     `json:"note,omitempty"`
+}
+
+func (s single) Text() string {
+	var p Plain
+	p.Line("Headline " + s.Collection.Name + ".")
+	p.Fact("description", s.Collection.Description)
+	p.Fact("collection", s.Collection.Line())
+	p.Items("roles", "none", s.Roles)
+	p.Line(s.Note)
+	return p.String()
+}
+
+// A single record writes its own text (Texter): a headline, a fact a line
+// with the empty ones left out, items under their count, the note last;
+// and the bound counts that text, not the JSON it replaces.
+func TestASingleRecordIsItsOwnTextAndTheBoundCountsIt(t *testing.T) {
+	out := single{Collection: Collection{ID: "col_1", Name: "Leads", ItemCount: 1, CreatedAt: "2026-01-01T00:00:00Z", UpdatedAt: "2026-01-02T00:00:00Z"},
+		Roles: []string{"CEO", "CTO"}, Note: "Add more with add_to_collection."}
+	r, err := Render(out, 0)
+	require.NoError(t, err)
+	assert.Equal(t, "Headline Leads.\n"+
+		"collection: col_1 | Leads | 1 company | created 2026-01-01T00:00:00Z | updated 2026-01-02T00:00:00Z\n"+
+		"roles (2):\n- CEO\n- CTO\n"+
+		"Add more with add_to_collection.", r.Text)
+	assert.Equal(t, len(r.JSON)+jsonStringLen(r.Text), r.Size())
+
+	out.Roles, out.Note = nil, ""
+	r, err = Render(out, 0)
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(r.Text, "\nroles: none"), r.Text)
+}
+
+// A list's field that renders itself as a line (a collection beside its
+// items) reads as the lists show it, not as JSON.
+func TestAListFieldThatIsARecordReadsAsItsLine(t *testing.T) {
+	type items struct {
+		rows
+		Collection Collection `json:"collection"`
+	}
+	r, err := Render(items{rows: manyRows(1, 10), Collection: Collection{ID: "col_1", Name: "Leads", ItemCount: 2}}, 0)
+	require.NoError(t, err)
+	assert.Contains(t, r.Text, "\ncollection: col_1 | Leads | 2 companies | created  | updated ")
+}

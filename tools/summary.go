@@ -183,9 +183,19 @@ func (c Company) Line() string {
 	return b.String()
 }
 
+// Line renders a contact as one line of text for a model: the email, the
+// role, the confidence as its JSON writes it, and when it was found.
+func (c Contact) Line() string {
+	return c.Email + " | " + c.Role + " | confidence " + strconv.FormatFloat(c.Confidence, 'f', -1, 64) + " | found " + c.DiscoveredAt
+}
+
 // Line renders a collection as one line of text for a model.
 func (c Collection) Line() string {
-	line := fmt.Sprintf("%s | %s | %d companies | created %s | updated %s", c.ID, c.Name, c.ItemCount, c.CreatedAt, c.UpdatedAt)
+	count := "companies"
+	if c.ItemCount == 1 {
+		count = "company"
+	}
+	line := fmt.Sprintf("%s | %s | %d %s | created %s | updated %s", c.ID, c.Name, c.ItemCount, count, c.CreatedAt, c.UpdatedAt)
 	if c.Description != "" {
 		line += " | " + oneLine(c.Description)
 	}

@@ -103,6 +103,7 @@ type Tool struct {
 	title  string // for a person: not in tools/list
 	facts  Facts
 	inType reflect.Type
+	plain  bool // answers render as plain text (answer.go)
 	fields []field
 	gate   func(context.Context) error
 	run    func(ctx context.Context, in reflect.Value) (any, error)
@@ -147,7 +148,9 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	if s.DryRun != nil {
 		dryRun = func(in reflect.Value) bool { return s.DryRun(in.Interface().(In)) }
 	}
+	outType := reflect.TypeFor[Out]()
 	return Tool{
+		plain:  outType.Implements(reflect.TypeFor[List]()) || outType.Implements(reflect.TypeFor[Texter]()),
 		next:   s.NextStep,
 		facts:  s.Facts,
 		dryRun: dryRun,
@@ -164,6 +167,10 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 // writes reports whether the tool may change something: a write the backend
 // refused as not found gets its rate-limit token back.
 func (t Tool) writes() bool { return t.facts.Writes() }
+
+// PlainText reports whether the tool's answers carry plain text for the
+// model (its output is a List or a Texter) rather than their JSON.
+func (t Tool) PlainText() bool { return t.plain }
 
 // Facts returns the facts the tool was built with.
 func (t Tool) Facts() Facts { return t.facts }

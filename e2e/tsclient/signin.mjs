@@ -153,7 +153,7 @@ try {
       const before = authorizations;
       const created = await withSignIn("create_collection", () =>
         client.callTool({ name: "create_collection", arguments: { name: `signed in ${Date.now()}` } }));
-      say("write", { isError: !!created?.isError, text: created?.content?.[0]?.text?.slice(0, 200), authorizations: authorizations - before });
+      say("write", { isError: !!created?.isError, created: created?.structuredContent?.created ?? null, text: created?.content?.[0]?.text?.slice(0, 200), authorizations: authorizations - before });
     }
   }
 } catch (err) {

@@ -52,6 +52,10 @@ type reportOutput struct {
 	Note     string `json:"note"`
 }
 
+// Text renders the answer for the model: its note says it was recorded and
+// what that means.
+func (o reportOutput) Text() string { return o.Note }
+
 // note is the answer's guidance: the report changes nothing for the user.
 const note = "Recorded for this server's operators. It adds no capability and changes no answer: tell the user this is not available here."
 

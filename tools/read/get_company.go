@@ -2,6 +2,8 @@ package read
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
@@ -27,6 +29,40 @@ type profile struct {
 
 // noContactsNote says how to get contacts for a profile that has none.
 const noContactsNote = "No contacts yet: request_email_discovery finds work emails (where this server allows writes); get_company then shows them."
+
+// Text renders the profile for the model: the name and id, then each fact
+// on its own line, the contacts one a line with their confidence, then the
+// note. Every field of the structured answer is in it.
+func (o getCompanyOutput) Text() string {
+	c := o.Company
+	var p tools.Plain
+	p.Line(c.Name + " (" + c.ID + ")")
+	p.Fact("domain", c.Domain)
+	p.Fact("website", c.Website)
+	if c.Country != "" && c.CountryCode != "" {
+		p.Fact("country", c.Country+" ("+c.CountryCode+")")
+	} else {
+		p.Fact("country", c.Country+c.CountryCode)
+	}
+	p.Fact("city", c.City)
+	p.Fact("categories", strings.Join(c.Categories, ", "))
+	if c.EmployeeCount != nil {
+		p.Fact("employees", strconv.Itoa(*c.EmployeeCount))
+	}
+	if c.FoundedYear != nil {
+		p.Fact("founded", strconv.Itoa(*c.FoundedYear))
+	}
+	p.Fact("updated", c.UpdatedAt)
+	// The description's own line breaks would read as the next facts.
+	p.Fact("description", strings.Join(strings.Fields(c.Description), " "))
+	contacts := make([]string, len(c.Contacts))
+	for i, ct := range c.Contacts {
+		contacts[i] = ct.Line()
+	}
+	p.Items("contacts", "none yet", contacts)
+	p.Line(o.Note)
+	return p.String()
+}
 
 // Touched names the company returned, for the audit record.
 func (o getCompanyOutput) Touched() tools.Touched {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/companyintel/mcp-server/tools"
@@ -28,6 +29,30 @@ type addToCollectionOutput struct {
 	// names are the companies' names a dry run found, for the person who
 	// confirms the write (Preview); never sent to the model.
 	names map[string]string
+}
+
+// Text renders the answer for the model: what was added to which
+// collection, the ids in each list, the collection, then the note.
+func (o addToCollectionOutput) Text() string {
+	c := o.Collection
+	var p tools.Plain
+	target := "the collection " + strconv.Quote(c.Name) + " (" + c.ID + ")"
+	if o.DryRun {
+		p.Line(fmt.Sprintf("Dry run: the call would add %s to %s, which holds %s now.", companies(len(o.Added)), target, companies(c.ItemCount)))
+	} else {
+		p.Line(fmt.Sprintf("Added %s to %s, which now holds %s.", companies(len(o.Added)), target, companies(c.ItemCount)))
+	}
+	added := "added"
+	if o.DryRun {
+		added = "would add"
+	}
+	p.Fact(added, strings.Join(o.Added, ", "))
+	p.Fact("already present", strings.Join(o.AlreadyPresent, ", "))
+	p.Fact("not found", strings.Join(o.NotFound, ", "))
+	p.Fact("duplicates dropped", strings.Join(o.DuplicatesDropped, ", "))
+	p.Fact("collection", c.Line())
+	p.Line(o.Note)
+	return p.String()
 }
 
 // Touched names the collection and the companies added to it, for the

@@ -2,6 +2,7 @@ package write
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -17,6 +18,32 @@ type createCollectionOutput struct {
 	Created    bool             `json:"created"`
 	DryRun     bool             `json:"dry_run,omitempty"`
 	Note       string           `json:"note,omitempty"`
+}
+
+// Text renders the answer for the model: what happened to which collection
+// (name and id), its facts, then the note, which says what to do next.
+func (o createCollectionOutput) Text() string {
+	c := o.Collection
+	name := strconv.Quote(c.Name)
+	var p tools.Plain
+	switch {
+	case o.DryRun && o.Created:
+		p.Line("Dry run: no collection is named " + name + "; the call would create it, with 0 companies.")
+	case o.DryRun:
+		p.Line("Dry run: the collection " + name + " (" + c.ID + ") already exists; the call would return it unchanged.")
+	case o.Created:
+		p.Line("Created the collection " + name + " (" + c.ID + ").")
+	default:
+		p.Line("The collection " + name + " (" + c.ID + ") already existed; nothing was created.")
+	}
+	p.Fact("description", c.Description)
+	if c.ID != "" {
+		p.Fact("companies", strconv.Itoa(c.ItemCount))
+		p.Fact("created", c.CreatedAt)
+		p.Fact("updated", c.UpdatedAt)
+	}
+	p.Line(o.Note)
+	return p.String()
 }
 
 // Touched names the collection, for the audit record: as written when the

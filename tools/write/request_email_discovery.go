@@ -2,6 +2,7 @@ package write
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/companyintel/mcp-server/ratelimit"
@@ -31,6 +32,36 @@ type requestEmailDiscoveryOutput struct {
 	// company is the company's name a dry run found, for the person who
 	// confirms the job (Preview).
 	company string
+}
+
+// Text renders the answer for the model: the job, its company and status,
+// the roles it looks for, its times, the contacts found, then the note.
+func (o requestEmailDiscoveryOutput) Text() string {
+	j := o.Job
+	var p tools.Plain
+	company := j.CompanyID
+	if o.company != "" {
+		company = o.company + " (" + j.CompanyID + ")"
+	}
+	if o.DryRun {
+		p.Line("Dry run: no email-discovery job was started at " + company + "; status " + j.Status + ".")
+	} else {
+		p.Line("Email-discovery job " + j.ID + " at " + company + ": " + j.Status + ".")
+	}
+	roles := strings.Join(j.Roles, ", ")
+	if roles == "" {
+		roles = "leadership roles (the default)"
+	}
+	p.Fact("roles", roles)
+	p.Fact("requested", j.RequestedAt)
+	p.Fact("completed", j.CompletedAt)
+	contacts := make([]string, len(j.Contacts))
+	for i, ct := range j.Contacts {
+		contacts[i] = ct.Line()
+	}
+	p.Items("contacts found", "none yet", contacts)
+	p.Line(o.Note)
+	return p.String()
 }
 
 // Touched names the job started and the company it searches, whose
