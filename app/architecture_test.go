@@ -213,6 +213,10 @@ func TestPackageGraph(t *testing.T) {
 		// demo-token talks to any server over HTTP: it links nothing of
 		// the server or of the embedded backend.
 		{"internal/oauth/demotoken", []string{"github.com/mark3labs/mcp-go/mcp", module + "/tools", module + "/app", module + "/appsynclocal/authn"}},
+		// Configuration is read in its own room: it knows the tools by
+		// their facts, handed to it, and nothing of the assembly or of
+		// either side of the split.
+		{"internal/config", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql/query", module + "/graphql/mutation", module + "/internal/edge"}},
 		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/tools/feedback", module + "/app", module + "/graphql/query", module + "/graphql/mutation"}},
 		// The feedback tool is neither a read nor a write of the backend:
 		// it links no GraphQL operation and neither side of the split (and

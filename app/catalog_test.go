@@ -20,6 +20,7 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql/mutation/mutationtest"
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
@@ -35,7 +36,7 @@ var update = flag.Bool("update", false, "rewrite testdata/toolsnaps from the cur
 
 // testServer builds the server as a client sees it, over mocks that fail on
 // any backend call.
-func testServer(t *testing.T, m Mutations, hide bool) (*server.MCPServer, Counts) {
+func testServer(t *testing.T, m config.Mutations, hide bool) (*server.MCPServer, Counts) {
 	t.Helper()
 	return NewMCPServer(Parts{
 		Reader:       &querytest.Reader{},
@@ -67,7 +68,7 @@ func listTools(t *testing.T, s *server.MCPServer) []map[string]any {
 }
 
 func TestCatalogueMatchesSnapshots(t *testing.T) {
-	s, counts := testServer(t, Mutations{}, false)
+	s, counts := testServer(t, config.Mutations{}, false)
 	assert.Equal(t, Counts{Tools: 9, Resources: 5, Prompts: 2}, counts)
 	for _, tool := range listTools(t, s) {
 		name := tool["name"].(string)
@@ -88,7 +89,7 @@ func TestCatalogueMatchesSnapshots(t *testing.T) {
 }
 
 func TestEveryToolStatesItsContract(t *testing.T) {
-	s, _ := testServer(t, Mutations{}, false)
+	s, _ := testServer(t, config.Mutations{}, false)
 	for _, tool := range listTools(t, s) {
 		name := tool["name"].(string)
 		t.Run(name, func(t *testing.T) {
@@ -119,17 +120,17 @@ func TestDisabledWriteToolsAreListedOrHidden(t *testing.T) {
 		}
 		return out
 	}
-	s, counts := testServer(t, Mutations{}, true)
+	s, counts := testServer(t, config.Mutations{}, true)
 	assert.Equal(t, 6, counts.Tools)
 	assert.NotContains(t, names(listTools(t, s)), "create_collection")
 
-	only, err := ParseMutations("create_collection")
+	only, err := parseMutations("create_collection")
 	require.NoError(t, err)
 	s, counts = testServer(t, only, true)
 	assert.Equal(t, 7, counts.Tools)
 	assert.Contains(t, names(listTools(t, s)), "create_collection")
 
-	s, _ = testServer(t, Mutations{}, false)
+	s, _ = testServer(t, config.Mutations{}, false)
 	for _, tool := range listTools(t, s) {
 		if slices.Contains(writeTools(), tool["name"].(string)) {
 			assert.Contains(t, tool["description"], "DISABLED ON THIS SERVER")
@@ -138,7 +139,7 @@ func TestDisabledWriteToolsAreListedOrHidden(t *testing.T) {
 }
 
 func TestHiddenToolIsAnUnknownTool(t *testing.T) {
-	s, _ := testServer(t, Mutations{}, true)
+	s, _ := testServer(t, config.Mutations{}, true)
 	msg := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_collection","arguments":{"name":"x"},"_meta":` + modernMeta + `}}`
 	b, err := json.Marshal(s.HandleMessage(context.Background(), json.RawMessage(msg)))
 	require.NoError(t, err)
@@ -149,22 +150,6 @@ func TestHiddenToolIsAnUnknownTool(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(b, &resp))
 	assert.Equal(t, mcp.INVALID_PARAMS, resp.Error.Code, "%s", b)
-}
-
-func TestParseMutations(t *testing.T) {
-	m, err := ParseMutations("")
-	require.NoError(t, err)
-	assert.False(t, m.Any())
-	m, err = ParseMutations("true")
-	require.NoError(t, err)
-	assert.Equal(t, writeTools(), m.Enabled())
-	m, err = ParseMutations("create_collection, add_to_collection")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"create_collection", "add_to_collection"}, m.Enabled())
-	_, err = ParseMutations("create_colection")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `unknown write tool "create_colection"`)
-	assert.Contains(t, err.Error(), "request_email_discovery")
 }
 
 func TestParseConfigFlagsOverEnvironment(t *testing.T) {
@@ -188,17 +173,17 @@ func TestParseConfigFlagsOverEnvironment(t *testing.T) {
 
 func TestTextLogLineStartsAtLevel(t *testing.T) {
 	var b bytes.Buffer
-	l, err := NewLogger(&b, "text", "info")
+	l, err := config.NewLogger(&b, "text", "info")
 	require.NoError(t, err)
 	l.Info("starting mcp-server", "version", "dev", "transport", "stdio", "auth", "oidc", "mutations", false, "tools", 9, "resources", 2, "prompts", 2)
 	assert.Equal(t, "level=INFO msg=\"starting mcp-server\" version=dev transport=stdio auth=oidc mutations=false tools=9 resources=2 prompts=2\n", b.String())
 
 	b.Reset()
-	l, err = NewLogger(&b, "json", "info")
+	l, err = config.NewLogger(&b, "json", "info")
 	require.NoError(t, err)
 	l.Info("x")
 	assert.Contains(t, b.String(), `"time":`)
-	_, err = NewLogger(&b, "yaml", "info")
+	_, err = config.NewLogger(&b, "yaml", "info")
 	assert.Error(t, err)
 }
 
@@ -222,7 +207,7 @@ const catalogueBudget = 10_000
 // configuration: all nine tools listed, writes off (their descriptions say
 // so) and the default rate limits stated.
 func TestCatalogueFitsItsBudget(t *testing.T) {
-	s, counts := testServer(t, Mutations{}, false)
+	s, counts := testServer(t, config.Mutations{}, false)
 	require.Equal(t, 9, counts.Tools)
 	resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":`+modernMeta+`}}`))
 	b, err := json.Marshal(resp)
@@ -284,7 +269,7 @@ const (
 }
 
 func TestListsSayHowLongTheyMayBeCached(t *testing.T) {
-	s, _ := testServer(t, Mutations{}, false)
+	s, _ := testServer(t, config.Mutations{}, false)
 	for _, method := range []string{"tools/list", "prompts/list"} {
 		resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":{"_meta":`+modernMeta+`}}`))
 		b, err := json.Marshal(resp)

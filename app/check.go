@@ -16,6 +16,7 @@ import (
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/config"
 )
 
 // Check is `mcp-server check`, the operator's pre-flight: with the same
@@ -35,7 +36,7 @@ func Check(ctx context.Context, args []string, getenv func(string) string, out, 
 		return 2
 	}
 	printConfig(out, cfg)
-	logger, err := NewLogger(errOut, cfg.LogFormat, "warn")
+	logger, err := config.NewLogger(errOut, cfg.LogFormat, "warn")
 	if err != nil {
 		fmt.Fprintf(out, "FAIL configuration: %v\n", err)
 		return 2
@@ -99,7 +100,7 @@ func checkCode(err error) int {
 
 // printConfig prints the effective configuration. It holds no secret: a
 // Redis URL loses its user information.
-func printConfig(w io.Writer, c Config) {
+func printConfig(w io.Writer, c config.Config) {
 	fmt.Fprintln(w, "configuration:")
 	if c.Embedded {
 		dir := c.DataDir

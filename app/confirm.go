@@ -6,6 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/sealed"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
@@ -17,7 +18,7 @@ import (
 // process serves: stdio, a loopback HTTP server), and the memory of states
 // already used: Redis with --redis-url, so that a state is honoured once
 // across the replica set, else this process. close releases it.
-func newConfirmation(cfg Config, logger *slog.Logger, observe func(ctx context.Context, tool, outcome string)) (c *tools.Confirmation, close func()) {
+func newConfirmation(cfg config.Config, logger *slog.Logger, observe func(ctx context.Context, tool, outcome string)) (c *tools.Confirmation, close func()) {
 	c = &tools.Confirmation{Mode: cfg.Confirm.Mode, Key: cfg.Confirm.Key, Observe: observe}
 	close = func() {}
 	if c.Mode == tools.ConfirmOff || !cfg.Mutations.Any() {
@@ -39,7 +40,7 @@ func newConfirmation(cfg Config, logger *slog.Logger, observe func(ctx context.C
 	return c, close
 }
 
-func onceName(cfg Config) string {
+func onceName(cfg config.Config) string {
 	if cfg.RedisURL != "" {
 		return "redis"
 	}

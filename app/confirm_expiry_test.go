@@ -26,7 +26,7 @@ func TestExpiredConfirmationIsRefusedAndNothingWritten(t *testing.T) {
 	r, w := &querytest.Reader{}, &mutationtest.Writer{}
 	r.On("ListCollections", mock.Anything, mock.Anything, mock.Anything).Return(&query.CollectionPage{}, nil)
 	s, _ := NewMCPServer(Parts{
-		Reader: r, Writer: w, Mutations: Mutations{enabled: map[string]bool{"create_collection": true}},
+		Reader: r, Writer: w, Mutations: mustMutations(t, "create_collection"),
 		Runtime: tools.Runtime{Logger: discardLogger(), Confirm: &tools.Confirmation{
 			Mode: tools.ConfirmRequired, Key: sealed.RandomKey(), Once: &sealed.Memory{},
 			Now: func() time.Time { return now },

@@ -16,6 +16,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/mutation/mutationtest"
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -23,7 +24,7 @@ import (
 // dryRunServer is the server with writes on, each write tool limited to
 // one call an hour, over a Reader answering the lookups and a Writer that
 // records every mutation.
-func dryRunServer(t *testing.T, m Mutations) (*server.MCPServer, *querytest.Reader, *mutationtest.Writer) {
+func dryRunServer(t *testing.T, m config.Mutations) (*server.MCPServer, *querytest.Reader, *mutationtest.Writer) {
 	t.Helper()
 	r, w := &querytest.Reader{}, &mutationtest.Writer{}
 	hour := ratelimit.Limit{Count: 1, Period: time.Hour}
@@ -67,7 +68,7 @@ func ptrTo[T any](v T) *T { return &v }
 // left, sends no mutation and spends no token: after two dry runs the one
 // real call the limit allows still goes through.
 func TestDryRunWritesNothingAndSpendsNoToken(t *testing.T) {
-	s, r, w := dryRunServer(t, Mutations{enabled: map[string]bool{"create_collection": true, "add_to_collection": true, "request_email_discovery": true}})
+	s, r, w := dryRunServer(t, mustMutations(t, "true"))
 	r.On("ListCollections", mock.Anything, mock.Anything, mock.Anything).Return(&query.CollectionPage{Items: []query.Collection{{Id: "col_1", Name: "Berlin"}}}, nil)
 	r.On("GetCollectionItems", mock.Anything, "col_1", mock.Anything, mock.Anything).Return(&query.CollectionItemPage{
 		Collection: query.Collection{Id: "col_1", Name: "Berlin", ItemCount: 1},
@@ -120,7 +121,7 @@ func TestDryRunWritesNothingAndSpendsNoToken(t *testing.T) {
 // The gate comes first: with writes off a dry run is refused like a write,
 // and reads nothing.
 func TestDryRunIsBehindTheGate(t *testing.T) {
-	s, r, w := dryRunServer(t, Mutations{})
+	s, r, w := dryRunServer(t, config.Mutations{})
 	for _, tc := range []struct {
 		tool string
 		args map[string]any

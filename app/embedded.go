@@ -21,27 +21,13 @@ import (
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/oauth/resource"
 )
 
 // This file and everything else that reaches package appsynclocal (and with
 // it gqlgen and SQLite) is left out of a build with -tags noembedded, the
 // production build; embedded_none.go stands in for it there.
-
-// defaultCompanies is --companies when neither it nor MCP_COMPANIES is given.
-const defaultCompanies = appsynclocal.DefaultCompanies
-
-// companiesUsage describes --companies in --help.
-var companiesUsage = fmt.Sprintf("embedded backend: how many synthetic companies, 1 to %d", appsynclocal.MaxCompanies)
-
-// checkEmbedded checks the flags of the embedded backend. A size out of
-// range is refused, never replaced by the default or the maximum.
-func checkEmbedded(c Config) error {
-	if c.Companies < 1 || c.Companies > appsynclocal.MaxCompanies {
-		return fmt.Errorf("--companies (MCP_COMPANIES): %d is out of range; give 1 to %d, e.g. --companies 20000", c.Companies, appsynclocal.MaxCompanies)
-	}
-	return nil
-}
 
 // DemoUser is the user the --embedded demo acts as.
 const DemoUser = "demo-user"
@@ -75,7 +61,7 @@ type embedded struct {
 
 // startEmbedded starts the issuer and the backend. The database is built on
 // first start and reused afterwards.
-func startEmbedded(ctx context.Context, cfg Config, logger *slog.Logger) (*embedded, error) {
+func startEmbedded(ctx context.Context, cfg config.Config, logger *slog.Logger) (*embedded, error) {
 	dir := cfg.DataDir
 	if dir == "" {
 		cache, err := os.UserCacheDir()
@@ -110,7 +96,7 @@ func startEmbedded(ctx context.Context, cfg Config, logger *slog.Logger) (*embed
 	// Only the HTTP service's users hold the issuer's tokens; on stdio the
 	// server mints its own at each start, so a moved issuer is no news.
 	moved := slog.LevelInfo
-	if slices.Contains(cfg.HTTP.Issuers, EmbeddedIssuer) {
+	if slices.Contains(cfg.HTTP.Issuers, config.EmbeddedIssuer) {
 		moved = slog.LevelWarn
 	}
 	iss, err := startIssuerAt(dir, ic, logger, moved)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/internal/config"
 )
 
 // TestEmbeddedIssuerKeepsItsAddress: the embedded issuer records its
@@ -21,9 +23,9 @@ import (
 // another issuer.
 func TestEmbeddedIssuerKeepsItsAddress(t *testing.T) {
 	dir := t.TempDir()
-	cfg := Config{DataDir: dir, Companies: 20}
-	cfg.HTTP.Issuers = []string{EmbeddedIssuer}
-	start := func(cfg Config) (*embedded, string) {
+	cfg := config.Config{DataDir: dir, Companies: 20}
+	cfg.HTTP.Issuers = []string{config.EmbeddedIssuer}
+	start := func(cfg config.Config) (*embedded, string) {
 		var logs bytes.Buffer
 		e, err := startEmbedded(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs, nil)))
 		require.NoError(t, err)

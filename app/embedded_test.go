@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/internal/config"
 )
 
 // --companies takes 1 to appsynclocal.MaxCompanies; anything else, 0
@@ -92,7 +93,7 @@ func TestEmbeddedBuildStopsWhenTheServerIsStopped(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
-	emb, err := startEmbedded(ctx, Config{Embedded: true, DataDir: dir, Companies: 1_000_000}, slog.New(cancelAtBuild{cancel}))
+	emb, err := startEmbedded(ctx, config.Config{Embedded: true, DataDir: dir, Companies: 1_000_000}, slog.New(cancelAtBuild{cancel}))
 
 	require.Error(t, err)
 	assert.Nil(t, emb)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql/mutation/mutationtest"
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
@@ -60,7 +61,7 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 	assert.Contains(t, tool["description"], "only when no tool")
 	assert.Contains(t, tool["description"], "fixes nothing by itself")
 	assert.Contains(t, tool["description"], "Rate limit: 20 calls per hour per caller", "limited like every tool, by default")
-	def, _ := testServer(t, Mutations{}, false)
+	def, _ := testServer(t, config.Mutations{}, false)
 	assert.Equal(t, listTools(t, def), others, "the nine tools are the same with the feedback tool")
 
 	var nine, ten, errOut bytes.Buffer

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/oauth/exchange"
 	"github.com/companyintel/mcp-server/internal/oauth/resource"
@@ -35,11 +36,11 @@ const (
 
 // runHTTP serves MCP Streamable HTTP at /mcp, stateless, beside /healthz,
 // /readyz and /metrics, until ctx ends; then it drains requests in flight.
-func runHTTP(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn) error {
+func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn) error {
 	h := cfg.HTTP
 	ln, err := net.Listen("tcp", h.Addr)
 	if err != nil {
-		return misconfigured(fmt.Errorf("--http %s: %w", h.Addr, err))
+		return config.Misconfigured(fmt.Errorf("--http %s: %w", h.Addr, err))
 	}
 	defer ln.Close()
 	publicURL := h.PublicURL
@@ -157,10 +158,10 @@ func (b *backendConn) ping(rt http.RoundTripper) func(context.Context) error {
 }
 
 // issuerURLs are the configured issuers, the embedded one by its URL.
-func issuerURLs(cfg Config, b *backendConn) []string {
+func issuerURLs(cfg config.Config, b *backendConn) []string {
 	var out []string
 	for _, iss := range cfg.HTTP.Issuers {
-		if iss == EmbeddedIssuer {
+		if iss == config.EmbeddedIssuer {
 			iss = b.emb.issuerURL()
 		}
 		out = append(out, iss)
@@ -173,8 +174,8 @@ const discoveryTimeout = 5 * time.Second
 
 // newAuthenticator discovers the issuers. The embedded issuer is told the
 // public URL, so that its authorization endpoint issues tokens for it.
-func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, publicURL string) (*resource.Authenticator, error) {
-	if slices.Contains(cfg.HTTP.Issuers, EmbeddedIssuer) {
+func newAuthenticator(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn, publicURL string) (*resource.Authenticator, error) {
+	if slices.Contains(cfg.HTTP.Issuers, config.EmbeddedIssuer) {
 		if err := b.emb.allowResource(publicURL); err != nil {
 			return nil, err
 		}
@@ -195,7 +196,7 @@ func newAuthenticator(ctx context.Context, cfg Config, logger *slog.Logger, b *b
 		OnInsufficientScope: b.emb.endNarrowGrants,
 	})
 	if err != nil {
-		return nil, misconfigured(fmt.Errorf("--oauth-issuer: %w", err))
+		return nil, config.Misconfigured(fmt.Errorf("--oauth-issuer: %w", err))
 	}
 	return users, nil
 }
@@ -223,8 +224,8 @@ func attachUser(ctx context.Context, p resource.Principal) context.Context {
 // user: the user's own, by token exchange; or the server's, and then a gate
 // that refuses the per-user tools, since the backend could not tell one
 // user's collections from another's.
-func upstreamFor(cfg Config, b *backendConn, users *resource.Authenticator, m *metrics.Metrics) (http.RoundTripper, func(string) func(context.Context) error, error) {
-	if cfg.HTTP.Upstream == UpstreamService {
+func upstreamFor(cfg config.Config, b *backendConn, users *resource.Authenticator, m *metrics.Metrics) (http.RoundTripper, func(string) func(context.Context) error, error) {
+	if cfg.HTTP.Upstream == config.UpstreamService {
 		return m.Backend(b.src.Transport), serviceGate, nil
 	}
 	xc := exchange.ExchangeConfig{
@@ -235,14 +236,14 @@ func upstreamFor(cfg Config, b *backendConn, users *resource.Authenticator, m *m
 		OnExchange:    m.OnExchange,
 		OnCacheLookup: m.OnCacheLookup,
 	}
-	if cfg.HTTP.Issuers[0] == EmbeddedIssuer {
+	if cfg.HTTP.Issuers[0] == config.EmbeddedIssuer {
 		xc.ClientID, xc.ClientSecret, xc.Audience = b.emb.exchangeClient()
 	}
 	if xc.TokenURL == "" {
 		xc.TokenURL = users.TokenEndpoint(issuerURLs(cfg, b)[0])
 	}
 	if err := xc.Check(); err != nil {
-		return nil, nil, misconfigured(err)
+		return nil, nil, config.Misconfigured(err)
 	}
 	return exchange.NewExchanger(xc).Transport(m.Backend(nil)), nil, nil
 }

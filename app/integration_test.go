@@ -96,7 +96,7 @@ func newSession(t *testing.T, hdrs map[string]string, timeout time.Duration) *se
 func newBoundedSession(t *testing.T, hdrs map[string]string, timeout time.Duration, answerBound int) *session {
 	srv := backend(t)
 	client := instantRetries(graphql.NewClient(srv.URL(), &http.Client{Transport: headers{hdrs, http.DefaultTransport}}, timeout))
-	all, err := ParseMutations("true")
+	all, err := parseMutations("true")
 	require.NoError(t, err)
 	s, _ := NewMCPServer(Parts{
 		Reader:         query.NewReader(client),

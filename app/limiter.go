@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/ratelimit"
 )
 
@@ -15,7 +16,7 @@ import (
 // A Redis that does not answer at start-up does not stop the server: the
 // limited tools are refused (never served unlimited) until it answers,
 // the other tools work, and /readyz reports it.
-func newLimiter(ctx context.Context, cfg Config, logger *slog.Logger) (l Limiter, close func(), err error) {
+func newLimiter(ctx context.Context, cfg config.Config, logger *slog.Logger) (l Limiter, close func(), err error) {
 	limits, err := rateLimits(cfg.RateLimits)
 	if err != nil {
 		return nil, nil, err

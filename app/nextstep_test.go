@@ -40,7 +40,7 @@ func (s *session) refusal(tool, args, class string) (string, map[string]any) {
 func limitedSession(t *testing.T, writes string) *session {
 	client := instantRetries(graphql.NewClient(backend(t).URL(),
 		&http.Client{Transport: headers{map[string]string{"x-test-user": "nextstep-" + t.Name()}, http.DefaultTransport}}, 0))
-	muts, err := ParseMutations(writes)
+	muts, err := parseMutations(writes)
 	require.NoError(t, err)
 	srv, _ := NewMCPServer(Parts{
 		Reader: query.NewReader(client), Writer: mutation.NewWriter(client), Mutations: muts,

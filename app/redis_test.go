@@ -17,13 +17,14 @@ import (
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/ratelimit/redistest"
 	"github.com/companyintel/mcp-server/tools"
 )
 
 func TestRedisURLIsCheckedAtStartUp(t *testing.T) {
-	parse := func(env map[string]string, args ...string) (Config, error) {
+	parse := func(env map[string]string, args ...string) (config.Config, error) {
 		return ParseConfig(append([]string{"--embedded"}, args...), func(k string) string { return env[k] }, io.Discard)
 	}
 

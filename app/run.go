@@ -17,6 +17,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
@@ -34,10 +35,10 @@ type Stdio struct {
 // over Streamable HTTP when cfg.HTTP.Addr is set. Both transports serve the
 // one assembly (tools, mutation gate, validation, limits, audit) built by
 // assemble.
-func Run(ctx context.Context, cfg Config, stdio Stdio, getenv func(string) string) error {
-	logger, err := NewLogger(stdio.Err, cfg.LogFormat, cfg.LogLevel)
+func Run(ctx context.Context, cfg config.Config, stdio Stdio, getenv func(string) string) error {
+	logger, err := config.NewLogger(stdio.Err, cfg.LogFormat, cfg.LogLevel)
 	if err != nil {
-		return misconfigured(err)
+		return config.Misconfigured(err)
 	}
 	if getenv == nil {
 		getenv = os.Getenv
@@ -89,7 +90,7 @@ type backendConn struct {
 
 // connect starts the embedded backend if asked, resolves the server's own
 // credentials and opens the rate limiter.
-func connect(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
+func connect(ctx context.Context, cfg config.Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
 	b, resolve, err := prepare(ctx, cfg, logger, getenv)
 	if err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func connect(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(s
 	src, err := resolve()
 	if err != nil {
 		b.Close()
-		return nil, misconfigured(err)
+		return nil, config.Misconfigured(err)
 	}
 	b.src, b.id = src, resolvedIdentity(src)
 	if err := b.openLimiter(ctx, cfg, logger); err != nil {
@@ -110,7 +111,7 @@ func connect(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(s
 // connectInBackground is connect for a stdio server: the credential chain
 // runs while the server starts answering (see identity), and its outcome
 // is b.id.
-func connectInBackground(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
+func connectInBackground(ctx context.Context, cfg config.Config, logger *slog.Logger, getenv func(string) string) (*backendConn, error) {
 	b, resolve, err := prepare(ctx, cfg, logger, getenv)
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func connectInBackground(ctx context.Context, cfg Config, logger *slog.Logger, g
 
 // prepare starts the embedded backend if asked and returns how to resolve
 // the server's own credentials.
-func prepare(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(string) string) (*backendConn, func() (*auth.Source, error), error) {
+func prepare(ctx context.Context, cfg config.Config, logger *slog.Logger, getenv func(string) string) (*backendConn, func() (*auth.Source, error), error) {
 	b := &backendConn{endpoint: cfg.Endpoint}
 	authOpts := auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
 	if cfg.Embedded {
@@ -141,7 +142,7 @@ func prepare(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(s
 	authOpts.Endpoint = b.endpoint
 	return b, func() (*auth.Source, error) {
 		src, err := auth.Resolve(ctx, authOpts)
-		if errors.Is(err, auth.ErrNoCredentials) && cfg.HTTP.OAuth() && cfg.HTTP.Upstream == UpstreamExchange {
+		if errors.Is(err, auth.ErrNoCredentials) && cfg.HTTP.OAuth() && cfg.HTTP.Upstream == config.UpstreamExchange {
 			// Every backend request carries its user's exchanged token; the
 			// server needs no identity of its own (readiness pings go without).
 			return &auth.Source{Method: "none", Principal: "none"}, nil
@@ -151,10 +152,10 @@ func prepare(ctx context.Context, cfg Config, logger *slog.Logger, getenv func(s
 }
 
 // openLimiter opens the rate limiter.
-func (b *backendConn) openLimiter(ctx context.Context, cfg Config, logger *slog.Logger) error {
+func (b *backendConn) openLimiter(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	limiter, closeLimiter, err := newLimiter(ctx, cfg, logger)
 	if err != nil {
-		return misconfigured(err)
+		return config.Misconfigured(err)
 	}
 	b.limiter, b.closeLimiter = limiter, closeLimiter
 	return nil
@@ -194,7 +195,7 @@ type assembly struct {
 
 // assemble builds the MCP server both transports serve: the same tools,
 // gate, validation, rate limits and audit record.
-func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*server.MCPServer, Counts) {
+func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly) (*server.MCPServer, Counts) {
 	client := graphql.NewClient(b.endpoint, &http.Client{Transport: a.upstream}, cfg.Timeout)
 	if b.tracing != nil {
 		client.SetTracer(b.tracing.Tracer())
@@ -234,7 +235,7 @@ func assemble(cfg Config, logger *slog.Logger, b *backendConn, a assembly) (*ser
 }
 
 // logStart writes the start-up line; extra fields follow the design's.
-func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Method, counts Counts, extra ...any) {
+func logStart(logger *slog.Logger, cfg config.Config, transport string, method auth.Method, counts Counts, extra ...any) {
 	logger.Info("starting mcp-server", append([]any{
 		"version", Version(),
 		"transport", transport,
@@ -254,7 +255,7 @@ func logStart(logger *slog.Logger, cfg Config, transport string, method auth.Met
 // server's own identity. The start-up line follows the credential chain's
 // outcome, which it names; a chain that fails stops the server with that
 // error even if the client already has the catalogue.
-func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendConn, stdio Stdio, restoreGC func()) error {
+func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn, stdio Stdio, restoreGC func()) error {
 	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
 	// A chain that fails ends the input: nothing more is read, and the
 	// requests read so far (those that waited for the chain) are answered
@@ -275,7 +276,7 @@ func runStdio(ctx context.Context, cfg Config, logger *slog.Logger, b *backendCo
 	err := serveStdio(ctx, s, b.id, restoreGC, logger, stdio, b.tracing, chainFailed)
 	<-started
 	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {
-		return misconfigured(idErr)
+		return config.Misconfigured(idErr)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("stdio: %w", err)

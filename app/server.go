@@ -12,6 +12,7 @@ import (
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/sealed"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
@@ -26,7 +27,7 @@ type Parts struct {
 	Reader query.Reader
 	Writer mutation.Writer
 	// Mutations says which write tools are enabled.
-	Mutations Mutations
+	Mutations config.Mutations
 	// HideDisabled leaves disabled write tools out of the catalogue, so that
 	// calling one is an unknown tool.
 	HideDisabled bool

@@ -20,6 +20,7 @@ import (
 
 	"github.com/companyintel/mcp-server/graphql/mutation/mutationtest"
 	"github.com/companyintel/mcp-server/graphql/query/querytest"
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/read"
@@ -48,7 +49,7 @@ func TestANewReadToolFileIsTheWholeChange(t *testing.T) {
 	names := ToolNames()
 	assert.Equal(t, "count_employees", names[len(names)-2], "after the nine, before the opt-in feedback tool")
 	assert.NotContains(t, writeTools(), "count_employees")
-	_, err := ParseMutations("count_employees")
+	_, err := parseMutations("count_employees")
 	assert.ErrorContains(t, err, `unknown write tool "count_employees"`)
 
 	assert.Equal(t, facts.Limit, defaultLimits()["count_employees"])
@@ -95,7 +96,7 @@ func TestANewReadToolFileIsTheWholeChange(t *testing.T) {
 
 // The built tools carry the facts they registered, in catalogue order.
 func TestBuiltToolsCarryTheirFacts(t *testing.T) {
-	s, _ := testServer(t, Mutations{}, false)
+	s, _ := testServer(t, config.Mutations{}, false)
 	var listed []string
 	for _, tool := range listTools(t, s) {
 		listed = append(listed, tool["name"].(string))

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -9,10 +8,6 @@ import (
 	"strconv"
 	"sync"
 )
-
-// ErrVersion is what ParseConfig returns for --version: print the build
-// (PrintVersion) and exit 0, whatever else the flags say.
-var ErrVersion = errors.New("--version")
 
 // Build is what the binary knows of its own build, read from the build
 // information the go command records in every binary: no -ldflags -X to

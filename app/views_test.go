@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/views"
 )
 
@@ -35,7 +36,7 @@ func handle(t *testing.T, s *server.MCPServer, method, params string) map[string
 // MIME type whose read answers the same type, a whole HTML document and an
 // empty CSP (the view loads nothing).
 func TestToolsLinkTheirViews(t *testing.T) {
-	s, _ := testServer(t, Mutations{}, false)
+	s, _ := testServer(t, config.Mutations{}, false)
 	linked := map[string]string{}
 	for _, tool := range listTools(t, s) {
 		name := tool["name"].(string)

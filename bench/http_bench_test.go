@@ -18,6 +18,7 @@ import (
 	"github.com/companyintel/mcp-server/app"
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/config"
 )
 
 // BenchmarkHTTPGetCompany measures the HTTP mode (local single-user mode,
@@ -140,7 +141,7 @@ func startHTTPServer(b *testing.B, endpoint string) string {
 
 // runHTTP runs app.Run with cfg until the benchmark ends, and returns the
 // /mcp URL of the start-up line.
-func runHTTP(b *testing.B, cfg app.Config, env map[string]string) string {
+func runHTTP(b *testing.B, cfg config.Config, env map[string]string) string {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &lockedBuffer{}

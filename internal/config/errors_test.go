@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func TestFlagMistakesGetOneLineNotTheUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			var out bytes.Buffer
-			_, err := ParseConfig(tt.args, func(string) string { return "" }, &out)
+			_, err := parse(tt.args, func(string) string { return "" }, &out)
 			require.Error(t, err)
 			for _, s := range tt.says {
 				assert.Contains(t, err.Error(), s)
@@ -43,7 +43,7 @@ func TestFlagMistakesGetOneLineNotTheUsage(t *testing.T) {
 
 func TestHelpListsTheSubcommands(t *testing.T) {
 	var out bytes.Buffer
-	_, err := ParseConfig([]string{"--help"}, func(string) string { return "" }, &out)
+	_, err := parse([]string{"--help"}, func(string) string { return "" }, &out)
 	require.True(t, errors.Is(err, flag.ErrHelp))
 	for _, cmd := range []string{"check", "catalog", "demo-token", "--version", "-endpoint", "APPSYNC_ENDPOINT"} {
 		assert.Contains(t, out.String(), cmd)

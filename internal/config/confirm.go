@@ -1,10 +1,9 @@
-package app
+package config
 
 import (
 	"flag"
 	"fmt"
 
-	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/sealed"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -58,7 +57,7 @@ func (c Config) checkConfirm() error {
 	if c.HTTP.Addr == "" || c.Confirm.Mode == tools.ConfirmOff || !c.Mutations.Any() || c.Confirm.Key != nil {
 		return nil
 	}
-	if edge.IsLoopbackAddr(c.HTTP.Addr) {
+	if loopbackAddr(c.HTTP.Addr) {
 		return nil
 	}
 	return fmt.Errorf("--confirm-writes=%s on a shared HTTP service needs --confirm-state-key (CONFIRM_STATE_KEY), the same on every replica, "+

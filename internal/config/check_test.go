@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 func parseWith(args []string, env map[string]string) (Config, error) {
 	var usage bytes.Buffer
-	return ParseConfig(args, func(k string) string { return env[k] }, &usage)
+	return parse(args, func(k string) string { return env[k] }, &usage)
 }
 
 func TestEndpointMustBeHTTPSExceptLoopback(t *testing.T) {
@@ -105,12 +105,12 @@ func TestBoolVariablesAcceptCommonSpellings(t *testing.T) {
 // own packages for the variables they read and checks that --help lists each.
 func TestHelpListsEveryVariableTheServerReads(t *testing.T) {
 	var usage bytes.Buffer
-	_, err := ParseConfig([]string{"--help"}, func(string) string { return "" }, &usage)
+	_, err := parse([]string{"--help"}, func(string) string { return "" }, &usage)
 	require.Error(t, err)
 	help := usage.String()
 	read := regexp.MustCompile(`(?:[gG]etenv|env\.(?:bool|int))\("([A-Z0-9_]+)"\)`)
 	found := 0
-	for _, dir := range []string{".", "../auth", "../cmd/server", "../tools", "../graphql"} {
+	for _, dir := range []string{".", "../../app", "../../auth", "../../cmd/server", "../../tools", "../../graphql"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		for _, f := range files {

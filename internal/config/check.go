@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ const maxTimeout = 10 * time.Minute
 
 // check validates what ParseConfig read, in the order an operator would fix
 // it: where the backend is, then sizes, then the specs.
-func (c Config) check(getenv func(string) string) error {
+func (c Config) check(getenv func(string) string, toolNames []string) error {
 	if !c.Embedded {
 		if err := checkEndpoint(c.Endpoint); err != nil {
 			return err
@@ -52,8 +52,8 @@ func (c Config) check(getenv func(string) string) error {
 	}
 	// Rate-limit specs are checked here, before the embedded backend
 	// builds its database, not after.
-	if _, err := rateLimits(c.RateLimits); err != nil {
-		return err
+	if _, err := ratelimit.ParseSpecs(c.RateLimits, toolNames); err != nil {
+		return fmt.Errorf("--rate-limit: %w", err)
 	}
 	return c.checkRedis()
 }
@@ -178,7 +178,9 @@ type misconfiguration struct{ err error }
 func (m misconfiguration) Error() string { return m.err.Error() }
 func (m misconfiguration) Unwrap() error { return m.err }
 
-func misconfigured(err error) error { return misconfiguration{err} }
+// Misconfigured marks err as the operator's to fix in the flags or the
+// environment.
+func Misconfigured(err error) error { return misconfiguration{err} }
 
 // IsMisconfiguration reports whether an error from ParseConfig or Run is the
 // operator's to fix (cmd/server exits 2 for it, 1 for anything else).

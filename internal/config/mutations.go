@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"fmt"
@@ -11,19 +11,22 @@ import (
 // "--allow-mutations=create_collection,add_to_collection" only those named,
 // and "--allow-mutations=false" none.
 type Mutations struct {
+	// writes are the write tools, in catalogue order.
+	writes  []string
 	enabled map[string]bool
 }
 
 // ParseMutations reads the setting's value. An unknown tool name is an error
 // that lists the valid names, so a typo stops start-up instead of leaving a
 // tool silently disabled.
-func ParseMutations(s string) (Mutations, error) {
-	m := Mutations{enabled: map[string]bool{}}
+// writeTools are the write tools the server can serve, in catalogue order.
+func ParseMutations(s string, writeTools []string) (Mutations, error) {
+	m := Mutations{writes: writeTools, enabled: map[string]bool{}}
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "false", "0", "no", "none", "off":
 		return m, nil
 	case "true", "1", "yes", "all", "on":
-		for _, t := range writeTools() {
+		for _, t := range writeTools {
 			m.enabled[t] = true
 		}
 		return m, nil
@@ -33,9 +36,9 @@ func ParseMutations(s string) (Mutations, error) {
 		if name == "" {
 			continue
 		}
-		if !slices.Contains(writeTools(), name) {
+		if !slices.Contains(writeTools, name) {
 			return Mutations{}, fmt.Errorf("--allow-mutations: unknown write tool %q; valid names are %s (or no value for all)",
-				name, strings.Join(writeTools(), ", "))
+				name, strings.Join(writeTools, ", "))
 		}
 		m.enabled[name] = true
 	}
@@ -52,7 +55,7 @@ func (m Mutations) Any() bool { return len(m.enabled) > 0 }
 // Enabled lists the enabled write tools in catalogue order.
 func (m Mutations) Enabled() []string {
 	var out []string
-	for _, t := range writeTools() {
+	for _, t := range m.writes {
 		if m.enabled[t] {
 			out = append(out, t)
 		}
@@ -65,7 +68,7 @@ func (m Mutations) String() string {
 	switch n := len(m.enabled); {
 	case n == 0:
 		return "false"
-	case n == len(writeTools()):
+	case n == len(m.writes):
 		return "true"
 	}
 	return strings.Join(m.Enabled(), ",")
@@ -73,7 +76,7 @@ func (m Mutations) String() string {
 
 // Set implements flag.Value.
 func (m *Mutations) Set(s string) error {
-	parsed, err := ParseMutations(s)
+	parsed, err := ParseMutations(s, m.writes)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,7 @@
-package app
+// Package config is the server's configuration: every flag and environment
+// variable is read here, once, into a Config, and checked before anything
+// starts. An error names the setting and says how to fix it, in one line.
+package config
 
 import (
 	"errors"
@@ -57,22 +60,36 @@ type Config struct {
 	Confirm ConfirmConfig
 }
 
+// ErrVersion is what Parse returns for --version: print the build and exit
+// 0, whatever else the flags say.
+var ErrVersion = errors.New("--version")
+
 // repeated is a flag that may be given several times.
 type repeated []string
 
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
 
-// ParseConfig reads flags from args, with the environment (through getenv)
-// as the fallback for each. A flag given explicitly wins over the environment.
-// Usage and errors go to usage.
-func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
+// Parse reads flags from args, with the environment (through getenv) as the
+// fallback for each. A flag given explicitly wins over the environment.
+// --help writes the usage to usage. catalogue is every tool the server can
+// serve (the names --rate-limit and --allow-mutations accept): the tools are
+// assembled elsewhere, and configuration only needs their facts.
+func Parse(args []string, getenv func(string) string, usage io.Writer, catalogue []tools.Facts) (Config, error) {
 	fs := flag.NewFlagSet("mcp-server", flag.ContinueOnError)
 	// The flag package prints the whole usage after any mistake; a mistake
 	// gets one line here instead (flagError), and --help the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	var c Config
+	var names, writes []string
+	for _, f := range catalogue {
+		names = append(names, f.Name)
+		if f.Writes() {
+			writes = append(writes, f.Name)
+		}
+	}
+	c.Mutations = Mutations{writes: writes}
 	var rateLimits, errorClasses repeated
 	var authFlag string
 	env := &envReader{getenv: getenv}
@@ -86,7 +103,7 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	fs.IntVar(&c.Companies, "companies", companies, companiesUsage)
 	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
 	mutationsErr := c.Mutations.Set(getenv("ALLOW_MUTATIONS"))
-	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(writeTools(), ", ")+" (env ALLOW_MUTATIONS)")
+	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(writes, ", ")+" (env ALLOW_MUTATIONS)")
 	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
 	fs.BoolVar(&c.FeedbackTool, "feedback-tool", env.bool("MCP_FEEDBACK_TOOL"), "also serve report_missing_capability, with which a model records a need no tool meets (a log record and a metric; no backend call) (env MCP_FEEDBACK_TOOL)")
 	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
@@ -154,7 +171,7 @@ func ParseConfig(args []string, getenv func(string) string, usage io.Writer) (Co
 	if err := c.checkConfirm(); err != nil {
 		return c, err
 	}
-	return c, c.check(getenv)
+	return c, c.check(getenv, names)
 }
 
 func envOr(v, def string) string {

@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"flag"
@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-
-	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // HTTPConfig is the HTTP service's part of the configuration. HTTP mode is
@@ -99,7 +97,7 @@ func validateHTTP(c *Config) error {
 		return fmt.Errorf("--http %s is not host:port: give e.g. --http 127.0.0.1:8080", h.Addr)
 	}
 	if !h.OAuth() {
-		if !edge.IsLoopbackAddr(h.Addr) {
+		if !loopbackAddr(h.Addr) {
 			return fmt.Errorf("--http %s is not a loopback address, and without OAuth anyone who reaches it would act with the server's credentials: "+
 				"set --oauth-issuer URL and --public-url URL to require a token from every caller, or listen on 127.0.0.1", h.Addr)
 		}
@@ -119,7 +117,7 @@ func validateHTTP(c *Config) error {
 		}
 	}
 	if h.OAuth() {
-		if h.PublicURL == "" && !edge.IsLoopbackAddr(h.Addr) {
+		if h.PublicURL == "" && !loopbackAddr(h.Addr) {
 			return fmt.Errorf("--public-url is required with --oauth-issuer on a non-loopback address: it is the URL clients use (e.g. https://mcp.example.com/mcp) and the audience their tokens must carry")
 		}
 		switch h.Upstream {
@@ -183,7 +181,7 @@ func secureURL(s string) error {
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fmt.Errorf("want an absolute https URL")
 	}
-	if u.Scheme == "http" && !edge.IsLoopbackName(u.Hostname()) {
+	if u.Scheme == "http" && !loopbackName(u.Hostname()) {
 		return fmt.Errorf("plain http is allowed on loopback hosts only; use https")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
@@ -213,4 +211,27 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// loopbackName reports whether host (without port) is localhost or a
+// loopback IP: the same test as the HTTP edge's guard (edge.IsLoopbackName),
+// so that what starts here without OAuth is what the edge then serves as
+// one local user. Configuration does not import the edge, which is below
+// the assembly and may read a Config.
+func loopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// loopbackAddr reports whether a listen address such as "127.0.0.1:8080"
+// binds only a loopback interface. An empty host (":8080") binds all.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return false
+	}
+	return loopbackName(host)
 }
