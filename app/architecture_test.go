@@ -6,7 +6,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,8 +226,9 @@ func TestPackageGraph(t *testing.T) {
 		// its Deps hold no client).
 		{"tools/feedback", []string{module + "/graphql/query", module + "/graphql/mutation", module + "/tools/read", module + "/tools/write", module + "/app"}},
 		// The edge is the way in, below the assembly: it hands messages to
-		// mcp-go and knows no tool, no backend and no credential.
-		{"internal/edge", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql", module + "/auth", module + "/internal/oauth/resource", module + "/internal/ops/metrics"}},
+		// mcp-go and knows no tool of either side; the scope check and the
+		// metrics read its Message, so it cannot know them either.
+		{"internal/edge", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql/query", module + "/graphql/mutation", module + "/internal/oauth/resource", module + "/internal/ops/metrics"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
@@ -352,4 +356,43 @@ func TestReleaseBuildLinksNoPrometheusClient(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, prometheus(release), "go build -tags noembedded ./cmd/server links these")
 	assert.Contains(t, prometheus(tests), "github.com/prometheus/common/expfmt")
+}
+
+// mcpGoEntries are mcp-go's ways to hand it a message: the edge's
+// business alone.
+var mcpGoEntries = []string{"HandleMessage", "NewStreamableHTTPServer", "NewStdioServer", "ServeStdio", "NewSSEServer"}
+
+// The way a request comes in is one package (internal/edge): app wires the
+// edge to the server and hands no message to mcp-go itself, and the old
+// homes of the edge are gone. The edge's own files do call mcp-go, which
+// shows the check looks in the right place.
+func TestTheWayInIsOnePackage(t *testing.T) {
+	calls := func(dir string) []string {
+		fset := token.NewFileSet()
+		files, err := filepath.Glob("../" + dir + "/*.go")
+		require.NoError(t, err)
+		var found []string
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			require.NoError(t, err)
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && slices.Contains(mcpGoEntries, sel.Sel.Name) {
+					if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "edge" {
+						found = append(found, fset.Position(sel.Pos()).String()+": "+sel.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
+		return found
+	}
+	assert.Empty(t, calls("app"), "app hands messages to mcp-go itself")
+	assert.NotEmpty(t, calls("internal/edge"))
+	for _, gone := range []string{"jsonrpc", "mcphttp"} {
+		_, err := os.Stat("../" + gone)
+		assert.True(t, os.IsNotExist(err), "%s/ is back at the root: the edge lives in internal/edge", gone)
+	}
 }

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/edge"
@@ -66,34 +64,29 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 		}
 	}
 	s, counts := assemble(cfg, logger, b, a)
-	// Stateless: no session ids, so any replica answers any request. The
-	// standalone GET stream is off because without sessions every GET
-	// would share one stream (mcp-go's stateless id is ""); 405 is the
-	// answer the transport allows. Host checks are ours (Guard), which
-	// also cover non-loopback deployments.
-	mcpHandler := httpEdge(s, b.tracing, server.NewStreamableHTTPServer(s,
-		server.WithStateLess(true),
-		server.WithDisableStreaming(true),
-		server.WithDisableLocalhostProtection(true),
-		server.WithStreamableHTTPLogger(logger.With("component", "mcp-http")),
-	))
-
-	var authenticated http.Handler
+	var authenticate func(http.Handler) http.Handler
 	if users != nil {
-		authenticated = edge.OneCredential(users.Middleware(attachUser, mcpHandler))
+		authenticate = func(next http.Handler) http.Handler { return edge.OneCredential(users.Middleware(attachUser, next)) }
 	} else {
-		authenticated = localUser(tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}, mcpHandler)
-	}
-
-	guard := edge.Guard{
-		Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
-		Origins:  append([]string{pub.Scheme + "://" + pub.Host}, h.AllowedOrigins...),
-		Loopback: !h.OAuth() || edge.IsLoopbackName(pub.Hostname()),
+		caller := tools.Caller{ID: b.src.Principal, AuthMethod: string(b.src.Method)}
+		authenticate = func(next http.Handler) http.Handler { return localUser(caller, next) }
 	}
 	requestTimeout := cfg.Timeout + 10*time.Second
 	mux := http.NewServeMux()
-	mux.HandleFunc("DELETE /mcp", edge.MethodNotAllowed)
-	mux.Handle("/mcp", guard.Wrap(edge.ReadMessage(edge.DefaultMaxBody, m.Operations(edge.Deadline(requestTimeout, authenticated)))))
+	mux.Handle("/mcp", edge.Handler(s, edge.HTTPOptions{
+		Logger: logger,
+		Guard: edge.Guard{
+			Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
+			Origins:  append([]string{pub.Scheme + "://" + pub.Host}, h.AllowedOrigins...),
+			Loopback: !h.OAuth() || edge.IsLoopbackName(pub.Hostname()),
+		},
+		MaxBody:      edge.DefaultMaxBody,
+		Timeout:      requestTimeout,
+		Observe:      m.Operations,
+		Authenticate: authenticate,
+		CheckPrompt:  promptCheck(s),
+		Tracing:      b.tracing,
+	}))
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.Handle("GET /metrics", m.Handler())
 	ready := health.NewReadiness(readyTimeout, logger,

@@ -135,6 +135,13 @@ func checkPromptValues(prompt string, args map[string]string) *edge.Error {
 	return nil
 }
 
+// promptCheck is the edge's check of a prompts/get request against the
+// prompts s serves (edge.StdioOptions.CheckPrompt).
+func promptCheck(s *server.MCPServer) func(msg []byte) *edge.Error {
+	prompts := s.ListPrompts()
+	return func(msg []byte) *edge.Error { return checkPromptArguments(prompts, msg) }
+}
+
 // checkPromptArguments answers -32602 for a prompts/get whose arguments do
 // not fit the prompt: a required one missing or blank, or one that is not a
 // string. mcp-go would answer -32603 (a server fault) for the first, from

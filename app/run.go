@@ -18,6 +18,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/internal/config"
+	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
@@ -57,7 +58,7 @@ func Run(ctx context.Context, cfg config.Config, stdio Stdio, getenv func(string
 		b.tracing = tr
 		return runHTTP(ctx, cfg, logger, b)
 	}
-	restoreGC := relaxStartupGC(getenv, debug.SetGCPercent)
+	restoreGC := edge.RelaxStartupGC(getenv, debug.SetGCPercent)
 	defer restoreGC()
 	b, err := connectInBackground(ctx, cfg, logger, getenv)
 	if err != nil {
@@ -273,7 +274,9 @@ func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *ba
 		logStart(logger, cfg, "stdio", src.Method, counts, tracingFields(b.tracing)...)
 	}()
 
-	err := serveStdio(ctx, s, b.id, restoreGC, logger, stdio, b.tracing, chainFailed)
+	err := edge.ServeStdio(ctx, s, stdio.In, stdio.Out, edge.StdioOptions{
+		Logger: logger, Identity: b.id, CheckPrompt: promptCheck(s), AfterFirstAnswer: restoreGC, Tracing: b.tracing, EndInput: chainFailed,
+	})
 	<-started
 	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {
 		return config.Misconfigured(idErr)

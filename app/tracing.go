@@ -9,7 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/tools/feedback"
 )
@@ -56,27 +55,6 @@ func traceTargets(tr *telemetry.Tracing, s *server.MCPServer) {
 		names = append(names, name)
 	}
 	tr.SetTargets(names...)
-}
-
-// traceStdio is the stdio edge's Observe hook: one server span per
-// request, nil when tracing is off.
-func traceStdio(tr *telemetry.Tracing, sess *stdioSession) func(context.Context, edge.Frame) (context.Context, func(*edge.Error)) {
-	if tr == nil {
-		return nil
-	}
-	return func(ctx context.Context, f edge.Frame) (context.Context, func(*edge.Error)) {
-		ctx, span := tr.StartServer(ctx, telemetry.Request{
-			Method: f.Method, ID: f.ID.Text(), Params: f.Params,
-			Transport: telemetry.Pipe, ProtocolVersion: sess.ProtocolVersion(),
-		})
-		return ctx, func(e *edge.Error) {
-			var o telemetry.Outcome
-			if e != nil {
-				o.Code, o.Message = e.Code, e.Message
-			}
-			telemetry.Finish(span, o)
-		}
-	}
 }
 
 // observeCalls is the tool pipeline's Observe hook: metrics (HTTP) and

@@ -1,22 +1,22 @@
 // Package edge is the way a request comes in, in front of mcp-go: the
 // JSON-RPC 2.0 rules every incoming MCP message is checked against, the
-// answers to messages that break them, the stdio transport that applies
-// them to each line, and the HTTP front of /mcp.
+// answers to messages that break them, and one entry per transport.
 //
-// Both transports use the same checks. Stdio reads one message per line
-// through [Stdio]; the HTTP transport reads each POST body once
-// ([ReadMessage]: the body cap, [Parse], the [Message] carried in the
-// request's context), then hands it to mcp-go's Streamable HTTP handler
-// (which keeps the transport's header and status rules) behind a layer in
-// package app that gives it an id of the edge's own and puts the client's
-// back, as [Respond] does.
+//   - [ServeStdio] serves one client over its byte streams: each line is
+//     read ([Stdio]), checked ([Parse]), served concurrently by mcp-go
+//     ([mcpHandler]) once the server's identity is known ([Identity]), and
+//     answered with the client's id as sent ([ResultReply], [ErrorReply]).
+//   - [Handler] serves /mcp (Streamable HTTP, stateless): the Host and
+//     Origin guard ([Guard]), the body read once through its cap and parsed
+//     ([ReadMessage]: the [Message] carried in the request's context, which
+//     the scope check, the metrics, tracing and the hand-off to mcp-go all
+//     read), the deadline, authentication, then mcp-go's handler behind
+//     [httpEdge], which keeps ids exact and words plain. [Serve] runs the
+//     listener with header timeouts and a bounded drain.
 //
-// On HTTP the edge also checks Host and Origin against DNS rebinding
-// ([Guard]), refuses a request with two credentials ([OneCredential]),
-// bounds each request by a deadline ([Deadline]), and serves the whole
-// mux with header timeouts and a bounded graceful drain ([Serve]). It
-// knows nothing of tokens or tools: package resource authenticates, and
-// the app package assembles the chain.
+// Both transports use the same checks ([Parse]) and the same plain words for
+// mcp-go's errors ([plainError]). The edge knows nothing of tokens or tools:
+// package resource authenticates, and package app assembles the parts.
 //
 // The rules, in the order a message meets them:
 //
@@ -65,5 +65,5 @@
 //     and keep panics in the log.
 //   - Prompt handlers' errors all become -32603, so a missing argument reads
 //     as a server fault. Fix: check prompts/get arguments against the
-//     prompt's declared arguments and answer -32602 (app does this here).
+//     prompt's declared arguments and answer -32602 (CheckPrompt does this here).
 package edge

@@ -1,11 +1,10 @@
-package app
+package edge
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -13,8 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/tools"
 )
+
+// known is an Identity the credential chain has already resolved.
+type known tools.Caller
+
+func (k known) Caller(context.Context) (tools.Caller, error) { return tools.Caller(k), nil }
+func (k known) Failed() error                                { return nil }
 
 // TestElicitationReachesTheClientOnStdio serves a tool that asks for input
 // (mcp-go's multi round-trip result) to a 2025-11-25 client over the stdio
@@ -35,8 +40,7 @@ func TestElicitationReachesTheClientOnStdio(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- serveStdio(context.Background(), s, resolvedIdentity(&auth.Source{Principal: "me", Method: auth.APIKey}),
-			func() {}, slog.New(slog.DiscardHandler), Stdio{In: inR, Out: outW}, nil, nil)
+		done <- ServeStdio(context.Background(), s, inR, outW, StdioOptions{Identity: known{ID: "me", AuthMethod: "api_key"}})
 		outW.Close()
 	}()
 	out := bufio.NewScanner(outR)

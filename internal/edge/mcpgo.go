@@ -1,4 +1,4 @@
-package app
+package edge
 
 import (
 	"bytes"
@@ -11,8 +11,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/companyintel/mcp-server/internal/edge"
 )
 
 // mcpHandler serves the messages that passed the JSON-RPC edge with
@@ -22,11 +20,10 @@ import (
 // under -32600; the client gets -32602 naming the member and the JSON type
 // expected. prompts/get arguments are checked here first, because mcp-go
 // turns every prompt handler error into -32603, a server fault.
-func mcpHandler(s *server.MCPServer) edge.MessageHandler {
-	prompts := s.ListPrompts()
-	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *edge.Error) {
-		if method == string(mcp.MethodPromptsGet) {
-			if err := checkPromptArguments(prompts, msg); err != nil {
+func mcpHandler(s *server.MCPServer, checkPrompt func(msg []byte) *Error) MessageHandler {
+	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
+		if checkPrompt != nil && method == string(mcp.MethodPromptsGet) {
+			if err := checkPrompt(msg); err != nil {
 				return nil, err
 			}
 		}
@@ -36,13 +33,13 @@ func mcpHandler(s *server.MCPServer) edge.MessageHandler {
 		case mcp.JSONRPCResponse:
 			b, err := encodeResult(r.Result)
 			if err != nil {
-				return nil, &edge.Error{Code: edge.CodeInternalError, Message: "internal error: the answer to " + method + " could not be encoded; the server's log has the details"}
+				return nil, &Error{Code: CodeInternalError, Message: "internal error: the answer to " + method + " could not be encoded; the server's log has the details"}
 			}
 			return b, nil
 		case mcp.JSONRPCError:
 			return nil, plainError(method, r.Error)
 		default:
-			return nil, &edge.Error{Code: edge.CodeInternalError, Message: "internal error: no answer to " + method}
+			return nil, &Error{Code: CodeInternalError, Message: "internal error: no answer to " + method}
 		}
 	}
 }
@@ -72,7 +69,7 @@ func encodeResult(v any) (json.RawMessage, error) {
 // compact it: the largest part of every answer, a second time. Any other
 // shape (_meta, other content, a structuredContent that is not raw JSON on
 // one line) returns false and takes MarshalJSON. On the wire, after
-// edge.ResultReply, both give the same bytes (TestEncodeResultIsJSONMarshal).
+// ResultReply, both give the same bytes (TestEncodeResultIsJSONMarshal).
 func encodeToolResult(r *mcp.CallToolResult) ([]byte, bool) {
 	raw, ok := r.StructuredContent.(json.RawMessage)
 	if r.Meta != nil || len(r.RawStructuredContent) > 0 || len(r.InputRequests) > 0 || r.RequestState != "" ||
@@ -133,8 +130,8 @@ var unparsable = lazyRegexp(`cannot unmarshal (\w+) into Go (?:struct field (\S+
 var goism = lazyRegexp(`json:|Go struct|Go value|unmarshal|map\[|interface \{|mcp\.|server\.|illegal base64|invalid character|unexpected end of JSON|strconv\.`)
 
 // plainError passes mcp-go's error on, rewriting a message that speaks Go.
-func plainError(method string, e mcp.JSONRPCErrorDetails) *edge.Error {
-	out := &edge.Error{Code: e.Code, Message: e.Message}
+func plainError(method string, e mcp.JSONRPCErrorDetails) *Error {
+	out := &Error{Code: e.Code, Message: e.Message}
 	if e.Data != nil {
 		if b, err := json.Marshal(e.Data); err == nil {
 			out.Data = b
@@ -147,7 +144,7 @@ func plainError(method string, e mcp.JSONRPCErrorDetails) *edge.Error {
 	if !goism().MatchString(e.Message) {
 		return out
 	}
-	out.Code, out.Data = edge.CodeInvalidParams, nil
+	out.Code, out.Data = CodeInvalidParams, nil
 	// mcp-go reads a list's cursor with encoding/base64 and answers its
 	// decoder's words ("illegal base64 data at input byte 0").
 	if strings.HasSuffix(method, "/list") && strings.HasPrefix(e.Message, "illegal base64 data") {
@@ -181,7 +178,7 @@ func notFoundMessage(kind, name, uri string) string {
 }
 
 // excerptOf cuts a name the client sent to a short quotable prefix.
-func excerptOf(s string) string { return edge.Excerpt(s, 60) }
+func excerptOf(s string) string { return Excerpt(s, 60) }
 
 // memberPath turns encoding/json's "CallToolRequest.params.name" into the
 // JSON path "params.name": the Go type names come first, capitalised.

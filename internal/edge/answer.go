@@ -1,4 +1,4 @@
-package app
+package edge
 
 import (
 	"bytes"
@@ -9,9 +9,7 @@ import (
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 )
 
@@ -26,7 +24,7 @@ var edgeID = json.RawMessage("1")
 // Content-Type, MCP-Protocol-Version for 2025-11-25 and 2026-07-28, 202
 // for notifications, the HTTP status of a 2026-07-28 error).
 //
-// It reads the message edge.ReadMessage parsed (and must run after it):
+// It reads the message ReadMessage parsed (and must run after it):
 // the body is not read or decoded again here. mcp-go reads the request's id
 // through float64 and writes a string id back HTML-escaped, so an id it
 // would not write back as sent is swapped for edgeID and put back, byte for
@@ -40,21 +38,20 @@ var edgeID = json.RawMessage("1")
 // With tracing on (tr not nil), this is also where each request's server
 // span starts and ends: the one place on HTTP where its method, id and
 // _meta are known.
-func httpEdge(s *server.MCPServer, tr *telemetry.Tracing, next http.Handler) http.Handler {
-	prompts := s.ListPrompts()
+func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		msg, ok := edge.MessageFrom(r.Context())
-		if r.Method != http.MethodPost || !ok || msg.Frame.Kind != edge.Request {
+		msg, ok := MessageFrom(r.Context())
+		if r.Method != http.MethodPost || !ok || msg.Frame.Kind != Request {
 			next.ServeHTTP(w, r)
 			return
 		}
 		f := msg.Frame
 		aw := &answerWriter{w: w, id: f.ID, method: f.Method,
 			modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.MetaVersion)}
-		if f.Method == string(mcp.MethodPromptsGet) {
+		if checkPrompt != nil && f.Method == string(mcp.MethodPromptsGet) {
 			// Refused after mcp-go has applied the transport's rules, so a
 			// request they reject still gets their answer.
-			aw.refused = checkPromptArguments(prompts, f.Raw)
+			aw.refused = checkPrompt(f.Raw)
 		}
 		// mcp-go reads an id through float64 and writes a string id back
 		// HTML-escaped: an id it would write back otherwise than sent is
@@ -106,18 +103,18 @@ func keptByMCPGo(id json.RawMessage) bool {
 // (mcp-go's plain-text refusals) passes untouched.
 type answerWriter struct {
 	w       http.ResponseWriter
-	id      edge.ID
+	id      ID
 	sent    json.RawMessage // the id mcp-go was given: the client's, or edgeID
 	method  string
 	modern  bool
-	refused *edge.Error // prompts/get's argument check, when it failed
+	refused *Error // prompts/get's argument check, when it failed
 
 	mode    int // one of the modes below, set at the first write
 	status  int
 	pending []byte // the held body, or a stream's unfinished event
 	// answered is the answer's JSON-RPC error, once the answer is seen;
 	// zero for a result.
-	answered *edge.Error
+	answered *Error
 	seen     bool
 }
 
@@ -242,7 +239,7 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	if a.refused == nil {
 		if rest, ok := bytes.CutPrefix(msg, a.resultPrefix()); ok && len(rest) > 0 && rest[len(rest)-1] == '}' {
 			a.seen = true
-			return edge.ResultReply(a.id, rest[:len(rest)-1]), 0, true
+			return ResultReply(a.id, rest[:len(rest)-1]), 0, true
 		}
 	}
 	var m struct {
@@ -264,15 +261,15 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	// The check's answer replaces the handler's (a result, or -32603 for
 	// a missing argument) and mcp-go's decode error, never a refusal of
 	// the transport's.
-	case a.refused != nil && (m.Error == nil || m.Error.Code == edge.CodeInternalError || goism().MatchString(m.Error.Message)):
+	case a.refused != nil && (m.Error == nil || m.Error.Code == CodeInternalError || goism().MatchString(m.Error.Message)):
 		a.answered = a.refused
-		return edge.ErrorReply(a.id, a.refused), a.refused.Code, true
+		return ErrorReply(a.id, a.refused), a.refused.Code, true
 	case m.Error != nil:
 		e := plainError(a.method, *m.Error)
 		a.answered = e
-		return edge.ErrorReply(a.id, e), e.Code, true
+		return ErrorReply(a.id, e), e.Code, true
 	}
-	return edge.ResultReply(a.id, m.Result), 0, true
+	return ResultReply(a.id, m.Result), 0, true
 }
 
 // resultPrefix is how mcp-go's answer to this request begins when it is a

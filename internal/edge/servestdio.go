@@ -1,9 +1,10 @@
-package app
+package edge
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -11,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -22,14 +22,37 @@ import (
 // backend round trip: BENCHMARKS.md, +59 ms p50 at 8 callers).
 const maxConcurrentCalls = 32
 
-// serveStdio serves MCP on the process's stdio until the input ends or ctx
-// is done. Every line passes the JSON-RPC edge (package edge) before
-// mcp-go sees it; mcp-go's own StdioServer is not used, because it answers
-// cancelled requests, loses large ids and cancels work in flight at end of
-// input (see the edge package doc). Requests that need the server's
-// identity wait for id (identity.go); restoreGC is called once the first
-// request after the handshake is answered (startgc.go).
-func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreGC func(), logger *slog.Logger, stdio Stdio, tr *telemetry.Tracing, endInput <-chan struct{}) error {
+// StdioOptions are what ServeStdio needs besides the server and the streams.
+type StdioOptions struct {
+	// Logger takes the edge's records (refusals, cancellations).
+	Logger *slog.Logger
+	// Identity is who the requests act as; every request but the handshake
+	// and the catalogue waits for it (identity.go). Required.
+	Identity Identity
+	// CheckPrompt, when set, checks a prompts/get request before mcp-go
+	// serves it; a non-nil *Error is the answer (mcp-go answers -32603 for
+	// a prompt handler's error).
+	CheckPrompt func(msg []byte) *Error
+	// AfterFirstAnswer, when set, is called once the first request after
+	// the handshake is answered (startgc.go).
+	AfterFirstAnswer func()
+	// Tracing, when set, gives each request a server span.
+	Tracing *telemetry.Tracing
+	// EndInput, when closed, ends the input as the client closing it would
+	// (Stdio.EndInput): the server stops for a reason of its own and still
+	// owes answers.
+	EndInput <-chan struct{}
+}
+
+// ServeStdio serves s on one client's byte streams (the process's stdio)
+// until in ends or ctx is done. Every line passes the JSON-RPC rules
+// ([Stdio], [Parse]) before mcp-go sees it; mcp-go's own StdioServer is not
+// used, because it answers cancelled requests, loses large ids and cancels
+// work in flight at end of input (mcpgo_workarounds_test.go).
+func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer, o StdioOptions) error {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	sess := &stdioSession{notes: make(chan mcp.JSONRPCNotification, 100)}
 	if err := s.RegisterSession(ctx, sess); err != nil {
 		return err
@@ -37,20 +60,25 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreG
 	defer s.UnregisterSession(ctx, sess.SessionID())
 	ctx = s.WithContext(ctx, sess)
 
-	edge := &edge.Stdio{
-		Handler:      restoreGCAfterFirstAnswer(restoreGC, waitForIdentity(id, mcpHandler(s))),
-		Logger:       logger,
+	var h MessageHandler = mcpHandler(s, o.CheckPrompt)
+	h = waitForIdentity(o.Identity, h)
+	if o.AfterFirstAnswer != nil {
+		h = restoreGCAfterFirstAnswer(o.AfterFirstAnswer, h)
+	}
+	lines := &Stdio{
+		Handler:      h,
+		Logger:       o.Logger,
 		Limit:        maxConcurrentCalls,
 		Bounded:      []string{string(mcp.MethodToolsCall), string(mcp.MethodResourcesRead)},
 		EndWithInput: []string{string(mcp.MethodSubscriptionsListen)},
-		EndInput:     endInput,
-		Observe:      traceStdio(tr, sess),
+		EndInput:     o.EndInput,
+		Observe:      traceStdio(o.Tracing, sess),
 	}
-	sess.edge = edge
+	sess.lines = lines
 	pumpCtx, stopPump := context.WithCancel(ctx)
 	var pumped sync.WaitGroup
-	pumped.Go(func() { pumpNotifications(pumpCtx, sess.notes, edge, logger) })
-	err := edge.Serve(ctx, stdio.In, stdio.Out)
+	pumped.Go(func() { pumpNotifications(pumpCtx, sess.notes, lines, o.Logger) })
+	err := lines.Serve(ctx, in, out)
 	stopPump()
 	pumped.Wait()
 	return err
@@ -58,7 +86,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, id *identity, restoreG
 
 // pumpNotifications writes what mcp-go sends on its own (list changes,
 // progress) to the client.
-func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification, edge *edge.Stdio, logger *slog.Logger) {
+func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification, lines *Stdio, logger *slog.Logger) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -69,7 +97,7 @@ func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification
 				logger.Error("could not encode a notification", "method", n.Method, "err", err.Error())
 				continue
 			}
-			edge.Notify(b)
+			lines.Notify(b)
 		}
 	}
 }
@@ -79,7 +107,7 @@ func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification
 // the client, so that mcp-go answers in the negotiated protocol version.
 type stdioSession struct {
 	notes        chan mcp.JSONRPCNotification
-	edge         *edge.Stdio // carries the server's own requests (elicitation)
+	lines        *Stdio // carries the server's own requests (elicitation)
 	initialized  atomic.Bool
 	mu           sync.Mutex
 	clientInfo   mcp.Implementation
@@ -99,7 +127,7 @@ var (
 // the write tools then ask its user to confirm within the call
 // (tools.Elicitor).
 func (s *stdioSession) CanElicit() bool {
-	return s.edge != nil && s.GetClientCapabilities().Elicitation != nil
+	return s.lines != nil && s.GetClientCapabilities().Elicitation != nil
 }
 
 // RequestElicitation asks the client to ask its user (elicitation/create)
@@ -108,10 +136,10 @@ func (s *stdioSession) CanElicit() bool {
 // client speaks 2025-11-25; a 2026-07-28 client gets the question in the
 // result instead and calls again.
 func (s *stdioSession) RequestElicitation(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	if s.edge == nil {
+	if s.lines == nil {
 		return nil, server.ErrElicitationNotSupported
 	}
-	raw, err := s.edge.Call(ctx, string(mcp.MethodElicitationCreate), req.Params)
+	raw, err := s.lines.Call(ctx, string(mcp.MethodElicitationCreate), req.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +150,7 @@ func (s *stdioSession) RequestElicitation(ctx context.Context, req mcp.Elicitati
 	switch res.Action {
 	case mcp.ElicitationResponseActionAccept, mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel:
 	default:
-		return nil, fmt.Errorf("the client's answer to elicitation/create has action %q; accept, decline or cancel were expected", edge.Excerpt(string(res.Action), 40))
+		return nil, fmt.Errorf("the client's answer to elicitation/create has action %q; accept, decline or cancel were expected", Excerpt(string(res.Action), 40))
 	}
 	return &res, nil
 }

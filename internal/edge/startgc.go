@@ -1,15 +1,13 @@
-package app
+package edge
 
 import (
 	"context"
 	"encoding/json"
 	"strings"
 	"sync"
-
-	"github.com/companyintel/mcp-server/internal/edge"
 )
 
-// startupGCPercent is the garbage collector's target while a stdio server
+// StartupGCPercent is the garbage collector's target while a stdio server
 // starts: the heap may grow to four times the live heap (at least 16 MB)
 // before the first collection.
 //
@@ -21,25 +19,25 @@ import (
 // answer (BENCHMARKS.md, "Against the floor"); a bare mcp-go server never
 // collects before its first answer. The client waits on that answer; the
 // collection can wait for it too, and GOGC takes over from there.
-const startupGCPercent = 400
+const StartupGCPercent = 400
 
-// relaxStartupGC sets the collector's target to startupGCPercent with
+// RelaxStartupGC sets the collector's target to StartupGCPercent with
 // setPercent (debug.SetGCPercent) and returns what restores the previous
 // one, once, whoever calls it first. An operator's own GOGC is left as it
 // is, and then restoring does nothing.
-func relaxStartupGC(getenv func(string) string, setPercent func(int) int) (restore func()) {
+func RelaxStartupGC(getenv func(string) string, setPercent func(int) int) (restore func()) {
 	if getenv("GOGC") != "" {
 		return func() {}
 	}
-	previous := setPercent(startupGCPercent)
+	previous := setPercent(StartupGCPercent)
 	return sync.OnceFunc(func() { setPercent(previous) })
 }
 
 // restoreGCAfterFirstAnswer calls restore once the first request other
 // than the handshake has been answered: the catalogue or a call, whatever
 // the client asks first.
-func restoreGCAfterFirstAnswer(restore func(), next edge.MessageHandler) edge.MessageHandler {
-	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *edge.Error) {
+func restoreGCAfterFirstAnswer(restore func(), next MessageHandler) MessageHandler {
+	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
 		res, err := next(ctx, method, msg)
 		if method != "initialize" && !strings.HasPrefix(method, "notifications/") {
 			restore()
