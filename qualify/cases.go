@@ -34,8 +34,12 @@ type (
 		NextCursor     string     `json:"next_cursor"`
 		Truncated      bool       `json:"truncated"`
 		AppliedFilters []string   `json:"applied_filters"`
+		NotApplied     []string   `json:"not_applied"`
 		NotFound       []string   `json:"not_found"`
 		Note           string     `json:"note"`
+		// TotalIsLowerBound is search_companies' flag that total is
+		// where counting stopped.
+		TotalIsLowerBound bool `json:"total_is_lower_bound"`
 	}
 	// mAiSearch is ai_search's answer: a list, and what the request was
 	// read as.
@@ -184,9 +188,10 @@ func refused(c call, class string) error {
 	return nil
 }
 
-// cases lists every check of the suite.
+// cases lists every check of the suite: search_companies' extended
+// arguments (searchCases) right after its plain search.
 func cases() []caseDef {
-	return []caseDef{
+	return slices.Insert([]caseDef{
 		{"search_companies = searchCompanies", []string{"search_companies"}, caseSearch},
 		{"get_company = getCompany", []string{"get_company"}, caseGetCompany},
 		{"get_companies_batch = getCompanies", []string{"get_companies_batch"}, caseBatch},
@@ -203,7 +208,7 @@ func cases() []caseDef {
 		{"paging: get_collection_items visits total once each", []string{"get_collection_items"}, casePagingItems},
 		{"paging: search_companies limit=100, cut by the answer bound, visits total once each", []string{"search_companies"}, casePagingBounded},
 		{"round trip: search → get_company → create (dry run, then real) → add (dry run, then real) → items", []string{"search_companies", "get_company", "create_collection", "add_to_collection", "get_collection_items"}, caseRoundTrip},
-	}
+	}, 1, searchCases()...)
 }
 
 func caseSearch(ctx context.Context, e *env, _ int) error {

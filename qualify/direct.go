@@ -20,6 +20,10 @@ import (
 type direct struct {
 	endpoint string
 	client   *http.Client
+	// lacksSearchExtensions is set once the backend refused
+	// searchCompanies' extensions (searchExtended): it is on the original
+	// schema, and from then on only the original search is asked.
+	lacksSearchExtensions bool
 }
 
 // do posts one operation and decodes its data into out.

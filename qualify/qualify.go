@@ -109,8 +109,9 @@ type env struct {
 
 // fixtures are chosen from the data at the start of a run.
 type fixtures struct {
-	// country has the most companies; paging a modest number (≤ 200).
-	country, paging struct{ Value, Code string }
+	// country has the most companies, second the next most; paging a
+	// modest number (≤ 200).
+	country, second, paging struct{ Value, Code string }
 	// category is the largest category.
 	category string
 	// ids are companies of country, for lookups and writes.
@@ -246,7 +247,11 @@ func (e *env) findFixtures(ctx context.Context) error {
 	}) int {
 		return b.Count - a.Count
 	})
+	if len(countries) < 2 {
+		return errors.New("the backend lists one country: searching several cannot be qualified")
+	}
 	e.fx.country.Value, e.fx.country.Code = countries[0].Value, countries[0].Code
+	e.fx.second.Value, e.fx.second.Code = countries[1].Value, countries[1].Code
 	e.fx.paging = e.fx.country
 	for _, c := range countries { // largest first: the last one ≤ 200 is the smallest
 		if c.Count >= 8 && c.Count <= 200 {

@@ -2,6 +2,7 @@ package qualify
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,20 @@ func TestQualifiesAgainstEmbeddedBackend(t *testing.T) {
 	assert.Contains(t, out.String(), "catalogue sha256:"+r.CatalogHash)
 	assert.Contains(t, out.String(), "commit    test")
 	assert.Contains(t, out.String(), "QUALIFIED")
+	assertEverySearchArgumentQualified(t, r)
+}
+
+// assertEverySearchArgumentQualified checks that each of search_companies'
+// arguments beyond the original search (issue 26) has a case, and that it
+// passed.
+func assertEverySearchArgumentQualified(t *testing.T, r Report) {
+	t.Helper()
+	for _, arg := range []string{"sort", "several countries", "exclude_countries", "exclude_categories", "fields", "count_only", "export"} {
+		i := slices.IndexFunc(r.Cases, func(c CaseResult) bool { return strings.HasPrefix(c.Name, "search_companies "+arg+" ") })
+		if assert.GreaterOrEqual(t, i, 0, "no case qualifies search_companies' %s", arg) {
+			assert.Empty(t, r.Cases[i].Failures, r.Cases[i].Name)
+		}
+	}
 }
 
 // A ceiling is a limit: over it, or missing, the run fails.
