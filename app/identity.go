@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/internal/edge"
@@ -21,6 +22,12 @@ type identity struct {
 	ready chan struct{} // closed once src or err is set
 	src   *auth.Source
 	err   error
+	// resolved is src once the chain has resolved it. A backend request
+	// reads it instead of awaiting the chain: every request that reaches
+	// the backend was held at the edge until the chain resolved (it
+	// awaited the chain once there), so awaiting it again per backend
+	// request was the same wait twice.
+	resolved atomic.Pointer[auth.Source]
 }
 
 // newIdentity returns an identity that set will complete.
@@ -36,6 +43,9 @@ func resolvedIdentity(src *auth.Source) *identity {
 // set records the chain's outcome; it is called once.
 func (id *identity) set(src *auth.Source, err error) {
 	id.src, id.err = src, err
+	if err == nil {
+		id.resolved.Store(src)
+	}
 	close(id.ready)
 }
 
@@ -50,8 +60,13 @@ func (id *identity) failed() error {
 	}
 }
 
+// chainWaits counts the waits for a credential chain's outcome in this
+// process; a test reads it around one call.
+var chainWaits atomic.Int64
+
 // wait returns the chain's outcome, or ctx's error if ctx ends first.
 func (id *identity) wait(ctx context.Context) (*auth.Source, error) {
+	chainWaits.Add(1)
 	select {
 	case <-id.ready:
 		return id.src, id.err
@@ -60,8 +75,13 @@ func (id *identity) wait(ctx context.Context) (*auth.Source, error) {
 	}
 }
 
-// RoundTrip sends r with the server's credentials once they are known.
+// RoundTrip sends r with the server's credentials once they are known. It
+// waits for the chain only while it is unresolved, which a request the edge
+// served never finds.
 func (id *identity) RoundTrip(r *http.Request) (*http.Response, error) {
+	if src := id.resolved.Load(); src != nil {
+		return src.Transport.RoundTrip(r)
+	}
 	src, err := id.wait(r.Context())
 	if err != nil {
 		if r.Body != nil {

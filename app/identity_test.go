@@ -154,3 +154,21 @@ func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
 	assert.NotContains(t, r.logs.String(), startUpLine)
 	assert.False(t, strings.Contains(r.logs.String(), "tool=list_collections") && strings.Contains(r.logs.String(), "outcome=ok"))
 }
+
+// A stdio call awaits the credential chain once: the edge waits for the
+// caller before serving the call, and the call's backend requests, which
+// can only come after, use the credentials the chain resolved without
+// awaiting it again (chainWaits counts the waits).
+func TestStdioCallAwaitsTheCredentialChainOnce(t *testing.T) {
+	s := newAuthStack(t)
+	r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+	require.NoError(t, err)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_company","arguments":{"id":"cmp_000001"}}}`)
+	r.answer(1) // the first call: the chain's outcome is known by now
+
+	before := chainWaits.Load()
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_companies","arguments":{"query":"software","limit":1}}}`)
+	res := r.answer(2)["result"].(map[string]any)
+	require.NotEqual(t, true, res["isError"], "%v", res)
+	assert.Equal(t, int64(1), chainWaits.Load()-before, "waits for the chain's outcome in one call that reached the backend")
+}
