@@ -183,14 +183,24 @@ func Parse(msg []byte) (f Frame, err *Error) {
 func Check(body []byte) (reply []byte, ok bool) {
 	f, err := Parse(body)
 	switch {
-	case err == nil && f.Kind == Response:
-		return nil, false
-	case err == nil:
-		return nil, true
-	case f.Kind == Notification:
+	case err != nil:
+		return Refusal(f, err), false
+	case f.Kind == Response:
 		return nil, false
 	}
-	return ErrorReply(f.ID, err), false
+	return nil, true
+}
+
+// Refusal is the answer to a frame Parse refused (err): the error, for the
+// id Parse could read (null when none), or nil for a notification, which is
+// never answered, even when malformed. Both transports answer refusals
+// through it: Stdio writes it as a line, ReadMessage as a 400 body (202 and
+// no body when it is nil).
+func Refusal(f Frame, err *Error) []byte {
+	if f.Kind == Notification {
+		return nil
+	}
+	return ErrorReply(f.ID, err)
 }
 
 // TooLarge is the answer to a message over MaxFrame bytes.

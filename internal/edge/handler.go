@@ -23,10 +23,7 @@ func Respond(ctx context.Context, h MessageHandler, logger *slog.Logger, body []
 	f, perr := Parse(body)
 	if perr != nil {
 		logRefusal(logger, f, perr)
-		if f.Kind == Notification {
-			return nil
-		}
-		return ErrorReply(f.ID, perr)
+		return Refusal(f, perr)
 	}
 	switch f.Kind {
 	case Notification:

@@ -82,14 +82,18 @@ func ReadMessage(max int64, next http.Handler) http.Handler {
 		// one parse of the body before mcp-go's: everything after reads
 		// the Message it leaves in the request's context.
 		f, perr := Parse(body)
+		var reply []byte
+		if perr != nil {
+			reply = Refusal(f, perr)
+		}
 		switch {
-		case perr == nil && f.Kind == Response, perr != nil && f.Kind == Notification:
-			w.WriteHeader(http.StatusAccepted) // nothing to answer
-			return
-		case perr != nil:
+		case reply != nil:
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write(ErrorReply(f.ID, perr))
+			_, _ = w.Write(reply)
+			return
+		case perr != nil, f.Kind == Response:
+			w.WriteHeader(http.StatusAccepted) // nothing to answer
 			return
 		}
 		msg := messageOf(f)

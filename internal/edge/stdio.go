@@ -184,8 +184,8 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 	f, perr := Parse(msg)
 	if perr != nil {
 		logRefusal(s.Logger, f, perr)
-		if f.Kind != Notification {
-			s.write(ErrorReply(f.ID, perr))
+		if reply := Refusal(f, perr); reply != nil {
+			s.write(reply)
 		}
 		return true
 	}
