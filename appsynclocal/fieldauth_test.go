@@ -17,6 +17,7 @@ func TestAPIKeyCannotReachUserFields(t *testing.T) {
 		"getCollectionItems":    `{ getCollectionItems(collectionId: "c") { total } }`,
 		"createCollection":      `mutation { createCollection(name: "x") { created } }`,
 		"addToCollection":       `mutation { addToCollection(collectionId: "c", companyIds: ["cmp_000001"]) { added } }`,
+		"removeFromCollection":  `mutation { removeFromCollection(collectionId: "c", companyIds: ["cmp_000001"]) { removed } }`,
 		"requestEmailDiscovery": `mutation { requestEmailDiscovery(companyId: "cmp_000001") { id } }`,
 	} {
 		a := asKey(t, srv.URL(), query)
@@ -25,7 +26,7 @@ func TestAPIKeyCannotReachUserFields(t *testing.T) {
 		e := a.Errors[0]
 		assert.Equal(t, "Unauthorized", e.ErrorType, field)
 		typ := "Query"
-		if field == "createCollection" || field == "addToCollection" || field == "requestEmailDiscovery" {
+		if field == "createCollection" || field == "addToCollection" || field == "removeFromCollection" || field == "requestEmailDiscovery" {
 			typ = "Mutation"
 		}
 		assert.Equal(t, "Not Authorized to access "+field+" on type "+typ, e.Message)

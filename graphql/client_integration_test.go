@@ -419,6 +419,20 @@ func TestWriterOperations(t *testing.T) {
 	require.Len(t, items.Items, 1)
 	assert.Equal(t, "cmp_000003", items.Items[0].Company.Id)
 
+	// Removing is idempotent: the second time the id is not present.
+	removed, err := w.RemoveFromCollection(ctx, first.Collection.Id, []string{"cmp_000002", "cmp_999999"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"cmp_000002"}, removed.Removed)
+	assert.Equal(t, []string{"cmp_999999"}, removed.NotPresent)
+	assert.Equal(t, 2, removed.Collection.ItemCount)
+	removed, err = w.RemoveFromCollection(ctx, first.Collection.Id, []string{"cmp_000002"})
+	require.NoError(t, err)
+	assert.Empty(t, removed.Removed)
+	assert.Equal(t, []string{"cmp_000002"}, removed.NotPresent)
+	_, err = mutation.NewWriter(userClient(srv.URL(), "mallory")).RemoveFromCollection(ctx, first.Collection.Id, []string{"cmp_000001"})
+	require.Error(t, err, "another user's collection is not found")
+	assert.NotErrorIs(t, err, mutation.ErrRemoveUnsupported)
+
 	job, err := w.RequestEmailDiscovery(ctx, "cmp_000001", []string{"CTO", "Head of Sales"})
 	require.NoError(t, err)
 	assert.Equal(t, mutation.EmailDiscoveryStatusPending, job.Status)

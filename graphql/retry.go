@@ -48,10 +48,12 @@ var NoRetry = Retry{Attempts: 1}
 // idempotentMutations are the mutations that are safe to send twice: a
 // collection is created once per name (the second call answers created:
 // false), and adding a company already present changes nothing. Email
-// discovery is not: each call starts a job.
+// discovery is not: each call starts a job. Removing a company no longer
+// there changes nothing too.
 var idempotentMutations = map[string]bool{
-	"CreateCollection": true,
-	"AddToCollection":  true,
+	"CreateCollection":     true,
+	"AddToCollection":      true,
+	"RemoveFromCollection": true,
 }
 
 // mutationDef finds a mutation definition anywhere in a document: fragments

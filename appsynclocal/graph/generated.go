@@ -147,6 +147,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddToCollection       func(childComplexity int, collectionID string, companyIds []string) int
 		CreateCollection      func(childComplexity int, name string, description *string) int
+		RemoveFromCollection  func(childComplexity int, collectionID string, companyIds []string) int
 		RequestEmailDiscovery func(childComplexity int, companyID string, roles []string) int
 	}
 
@@ -159,6 +160,12 @@ type ComplexityRoot struct {
 		ListCollections    func(childComplexity int, limit *int, nextToken *string) int
 		SearchCompanies    func(childComplexity int, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) int
 	}
+
+	RemoveFromCollectionResult struct {
+		Collection func(childComplexity int) int
+		NotPresent func(childComplexity int) int
+		Removed    func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -168,6 +175,7 @@ type ComplexityRoot struct {
 type MutationResolver interface {
 	CreateCollection(ctx context.Context, name string, description *string) (*model.CreateCollectionResult, error)
 	AddToCollection(ctx context.Context, collectionID string, companyIds []string) (*model.AddToCollectionResult, error)
+	RemoveFromCollection(ctx context.Context, collectionID string, companyIds []string) (*model.RemoveFromCollectionResult, error)
 	RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*model.EmailDiscoveryJob, error)
 }
 type QueryResolver interface {
@@ -641,6 +649,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["name"].(string), args["description"].(*string)), true
+	case "Mutation.removeFromCollection":
+		if e.ComplexityRoot.Mutation.RemoveFromCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeFromCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveFromCollection(childComplexity, args["collectionId"].(string), args["companyIds"].([]string)), true
 	case "Mutation.requestEmailDiscovery":
 		if e.ComplexityRoot.Mutation.RequestEmailDiscovery == nil {
 			break
@@ -726,6 +745,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchCompanies(childComplexity, args["keyword"].(*string), args["filters"].([]string), args["excludeFilters"].([]string), args["minEmployees"].(*int), args["maxEmployees"].(*int), args["foundedAfter"].(*int), args["foundedBefore"].(*int), args["sort"].(*model.CompanySort), args["exactCount"].(*bool), args["limit"].(*int), args["nextToken"].(*string)), true
+
+	case "RemoveFromCollectionResult.collection":
+		if e.ComplexityRoot.RemoveFromCollectionResult.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveFromCollectionResult.Collection(childComplexity), true
+	case "RemoveFromCollectionResult.notPresent":
+		if e.ComplexityRoot.RemoveFromCollectionResult.NotPresent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveFromCollectionResult.NotPresent(childComplexity), true
+	case "RemoveFromCollectionResult.removed":
+		if e.ComplexityRoot.RemoveFromCollectionResult.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveFromCollectionResult.Removed(childComplexity), true
 
 	}
 	return 0, false
@@ -864,6 +902,10 @@ type Mutation {
 
   "Adds up to 50 companies to a collection; adding a company already present changes nothing."
   addToCollection(collectionId: ID!, companyIds: [ID!]!): AddToCollectionResult!
+    @aws_oidc @aws_iam
+
+  "Removes up to 50 companies from a collection; removing a company that is not in it changes nothing. An extension of the original schema."
+  removeFromCollection(collectionId: ID!, companyIds: [ID!]!): RemoveFromCollectionResult!
     @aws_oidc @aws_iam
 
   "Starts finding email contacts at a company for the given roles."
@@ -1018,6 +1060,14 @@ type AddToCollectionResult @aws_oidc @aws_iam {
   added: [ID!]!
   alreadyPresent: [ID!]!
   notFound: [ID!]!
+}
+
+"The answer to removeFromCollection: every id asked for is in exactly one list."
+type RemoveFromCollectionResult @aws_oidc @aws_iam {
+  collection: Collection!
+  removed: [ID!]!
+  "Ids that were not in the collection, whether or not a company has them."
+  notPresent: [ID!]!
 }
 
 enum EmailDiscoveryStatus {
@@ -1279,6 +1329,18 @@ func (ec *executionContext) childFields_FilterVocabulary(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type FilterVocabulary", field.Name)
 }
 
+func (ec *executionContext) childFields_RemoveFromCollectionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_RemoveFromCollectionResult_collection(ctx, field)
+	case "removed":
+		return ec.fieldContext_RemoveFromCollectionResult_removed(ctx, field)
+	case "notPresent":
+		return ec.fieldContext_RemoveFromCollectionResult_notPresent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoveFromCollectionResult", field.Name)
+}
+
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -1436,6 +1498,28 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 		return nil, err
 	}
 	args["description"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeFromCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "companyIds",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["companyIds"] = arg1
 	return args, nil
 }
 
@@ -3505,6 +3589,50 @@ func (ec *executionContext) fieldContext_Mutation_addToCollection(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_removeFromCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeFromCollection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveFromCollection(ctx, fc.Args["collectionId"].(string), fc.Args["companyIds"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RemoveFromCollectionResult) graphql.Marshaler {
+			return ec.marshalNRemoveFromCollectionResult2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRemoveFromCollectionResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeFromCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RemoveFromCollectionResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeFromCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestEmailDiscovery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3919,6 +4047,84 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RemoveFromCollectionResult_collection(ctx context.Context, field graphql.CollectedField, obj *model.RemoveFromCollectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveFromCollectionResult_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+			return ec.marshalNCollection2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveFromCollectionResult_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoveFromCollectionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RemoveFromCollectionResult_removed(ctx context.Context, field graphql.CollectedField, obj *model.RemoveFromCollectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveFromCollectionResult_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveFromCollectionResult_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoveFromCollectionResult", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RemoveFromCollectionResult_notPresent(ctx context.Context, field graphql.CollectedField, obj *model.RemoveFromCollectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveFromCollectionResult_notPresent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NotPresent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveFromCollectionResult_notPresent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoveFromCollectionResult", field, false, false, "ID")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -5739,6 +5945,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "removeFromCollection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeFromCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "requestEmailDiscovery":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestEmailDiscovery(ctx, field)
@@ -5837,6 +6050,49 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var removeFromCollectionResultImplementors = []string{"RemoveFromCollectionResult"}
+
+func (ec *executionContext) _RemoveFromCollectionResult(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveFromCollectionResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, removeFromCollectionResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoveFromCollectionResult")
+		case "collection":
+			out.Values[i] = ec._RemoveFromCollectionResult_collection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._RemoveFromCollectionResult_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "notPresent":
+			out.Values[i] = ec._RemoveFromCollectionResult_notPresent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6532,6 +6788,14 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNRemoveFromCollectionResult2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRemoveFromCollectionResult(ctx context.Context, sel ast.SelectionSet, v *model.RemoveFromCollectionResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RemoveFromCollectionResult!")
+		return graphql.Null
+	}
+	return ec._RemoveFromCollectionResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -43,6 +43,27 @@ func (r *mutationResolver) AddToCollection(ctx context.Context, collectionID str
 	}, nil
 }
 
+// RemoveFromCollection removes companies from one of the caller's
+// collections; an id not in it is reported in notPresent, not refused.
+func (r *mutationResolver) RemoveFromCollection(ctx context.Context, collectionID string, companyIds []string) (*model.RemoveFromCollectionResult, error) {
+	who, err := owner(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.store.RemoveFromCollection(ctx, who, collectionID, companyIds)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, collectionNotFound(collectionID)
+	}
+	if err != nil {
+		return nil, r.fail(ctx, "removeFromCollection", err)
+	}
+	return &model.RemoveFromCollectionResult{
+		Collection: toCollection(&res.Collection),
+		Removed:    res.Removed,
+		NotPresent: res.NotPresent,
+	}, nil
+}
+
 // RequestEmailDiscovery starts an email-discovery job for a company.
 func (r *mutationResolver) RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*model.EmailDiscoveryJob, error) {
 	who, err := owner(ctx)

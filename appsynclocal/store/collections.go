@@ -14,7 +14,8 @@ import (
 const (
 	maxCollectionName        = 100
 	maxCollectionDescription = 1000
-	// MaxAddIDs is how many company ids one AddToCollection accepts.
+	// MaxAddIDs is how many company ids one AddToCollection or
+	// RemoveFromCollection accepts.
 	MaxAddIDs = 50
 )
 
@@ -57,6 +58,15 @@ type AddResult struct {
 	Added          []string
 	AlreadyPresent []string
 	NotFound       []string
+}
+
+// RemoveResult says what RemoveFromCollection did with each id: every id
+// asked for is in exactly one list, in the order asked. An id repeated in one
+// request is removed once and then reported as not present.
+type RemoveResult struct {
+	Collection Collection
+	Removed    []string
+	NotPresent []string
 }
 
 const collectionColumns = `id, name, description, item_count, created_ms, updated_ms`
@@ -159,6 +169,13 @@ func (s *Store) AddToCollection(ctx context.Context, owner, collectionID string,
 	if err != nil {
 		return nil, fmt.Errorf("add to collection: %w", err)
 	}
+	// New companies go after the last position taken, not at item_count:
+	// a removal leaves a gap, and positions are unique and page the items.
+	var next int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(position) + 1, 0) FROM collection_items WHERE collection = ?`,
+		seq).Scan(&next); err != nil {
+		return nil, fmt.Errorf("add to collection: %w", err)
+	}
 	now := s.now().UnixMilli()
 	r := &AddResult{Added: []string{}, AlreadyPresent: []string{}, NotFound: []string{}}
 	for _, id := range companyIDs {
@@ -168,13 +185,14 @@ func (s *Store) AddToCollection(ctx context.Context, owner, collectionID string,
 		}
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO collection_items (collection, company, position, added_ms) VALUES (?, ?, ?, ?)
-			ON CONFLICT (collection, company) DO NOTHING`, seq, id, count, now)
+			ON CONFLICT (collection, company) DO NOTHING`, seq, id, next, now)
 		if err != nil {
 			return nil, fmt.Errorf("add to collection: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 1 {
 			r.Added = append(r.Added, id)
 			count++
+			next++
 		} else {
 			r.AlreadyPresent = append(r.AlreadyPresent, id)
 		}
@@ -183,6 +201,59 @@ func (s *Store) AddToCollection(ctx context.Context, owner, collectionID string,
 		if _, err := tx.ExecContext(ctx, `UPDATE collections SET item_count = ?, updated_ms = ? WHERE seq = ?`,
 			count, now, seq); err != nil {
 			return nil, fmt.Errorf("add to collection: %w", err)
+		}
+	}
+	c, err := scanCollection(tx.QueryRowContext(ctx, `SELECT `+collectionColumns+` FROM collections WHERE seq = ?`, seq))
+	if err != nil {
+		return nil, err
+	}
+	r.Collection = *c
+	return r, tx.Commit()
+}
+
+// RemoveFromCollection removes companies from one of owner's collections. It
+// is idempotent: an id not in the collection (never added, removed before,
+// or no company's id at all) is reported as not present, not as an error,
+// so a repeated call changes nothing and fails nothing. A collection that
+// does not exist or belongs to someone else is ErrNotFound.
+func (s *Store) RemoveFromCollection(ctx context.Context, owner, collectionID string, companyIDs []string) (*RemoveResult, error) {
+	switch {
+	case owner == "":
+		return nil, errNoOwner
+	case len(companyIDs) == 0 || len(companyIDs) > MaxAddIDs:
+		return nil, invalidf("companyIds has %d entries; give 1 to %d", len(companyIDs), MaxAddIDs)
+	}
+	tx, err := s.state.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var seq, count int64
+	err = tx.QueryRowContext(ctx, `SELECT seq, item_count FROM collections WHERE id = ? AND owner = ?`,
+		collectionID, owner).Scan(&seq, &count)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("remove from collection: %w", err)
+	}
+	r := &RemoveResult{Removed: []string{}, NotPresent: []string{}}
+	for _, id := range companyIDs {
+		res, err := tx.ExecContext(ctx, `DELETE FROM collection_items WHERE collection = ? AND company = ?`, seq, id)
+		if err != nil {
+			return nil, fmt.Errorf("remove from collection: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			r.Removed = append(r.Removed, id)
+			count--
+		} else {
+			r.NotPresent = append(r.NotPresent, id)
+		}
+	}
+	if len(r.Removed) > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE collections SET item_count = ?, updated_ms = ? WHERE seq = ?`,
+			count, s.now().UnixMilli(), seq); err != nil {
+			return nil, fmt.Errorf("remove from collection: %w", err)
 		}
 	}
 	c, err := scanCollection(tx.QueryRowContext(ctx, `SELECT `+collectionColumns+` FROM collections WHERE seq = ?`, seq))

@@ -192,3 +192,52 @@ func TestConcurrentWritersAndReadersDoNotFail(t *testing.T) {
 	}
 	assert.Len(t, positions, 16)
 }
+
+// Removing is idempotent: an id not in the collection is reported as not
+// present, never refused, and a company removed and added again goes to the
+// end without colliding with the positions still taken.
+func TestRemoveFromCollectionReportsEveryIDAndKeepsTheOrder(t *testing.T) {
+	s, _ := openTest(t, Options{})
+	ctx := context.Background()
+	c, _, err := s.CreateCollection(ctx, "alice", "list", nil)
+	require.NoError(t, err)
+	_, err = s.AddToCollection(ctx, "alice", c.ID, []string{"cmp_000001", "cmp_000002", "cmp_000003"})
+	require.NoError(t, err)
+
+	r, err := s.RemoveFromCollection(ctx, "alice", c.ID, []string{"cmp_000002", "cmp_000009", "cmp_000002", "bogus"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"cmp_000002"}, r.Removed)
+	assert.Equal(t, []string{"cmp_000009", "cmp_000002", "bogus"}, r.NotPresent)
+	assert.Equal(t, 2, r.Collection.ItemCount)
+
+	again, err := s.RemoveFromCollection(ctx, "alice", c.ID, []string{"cmp_000002"})
+	require.NoError(t, err, "removing twice is not an error")
+	assert.Empty(t, again.Removed)
+	assert.Equal(t, []string{"cmp_000002"}, again.NotPresent)
+	assert.Equal(t, 2, again.Collection.ItemCount)
+
+	added, err := s.AddToCollection(ctx, "alice", c.ID, []string{"cmp_000004", "cmp_000002"})
+	require.NoError(t, err, "positions freed by a removal are not reused")
+	assert.Equal(t, []string{"cmp_000004", "cmp_000002"}, added.Added)
+	items, err := s.CollectionItems(ctx, "alice", c.ID, 2, "")
+	require.NoError(t, err)
+	assert.Equal(t, 4, items.Total)
+	ids := []string{}
+	for _, it := range items.Items {
+		ids = append(ids, it.Company.ID)
+	}
+	items, err = s.CollectionItems(ctx, "alice", c.ID, 2, items.NextToken)
+	require.NoError(t, err)
+	for _, it := range items.Items {
+		ids = append(ids, it.Company.ID)
+	}
+	assert.Equal(t, []string{"cmp_000001", "cmp_000003", "cmp_000004", "cmp_000002"}, ids, "in the order added, across pages")
+
+	_, err = s.RemoveFromCollection(ctx, "mallory", c.ID, []string{"cmp_000001"})
+	assert.ErrorIs(t, err, ErrNotFound, "another user's collection")
+	var inv *InvalidError
+	_, err = s.RemoveFromCollection(ctx, "alice", c.ID, nil)
+	require.ErrorAs(t, err, &inv)
+	_, err = s.RemoveFromCollection(ctx, "alice", c.ID, make([]string, 51))
+	require.ErrorAs(t, err, &inv)
+}

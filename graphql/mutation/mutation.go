@@ -9,6 +9,7 @@ package mutation
 
 import (
 	"context"
+	"errors"
 
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/mutation/internal/gen"
@@ -18,6 +19,9 @@ import (
 type Writer interface {
 	CreateCollection(ctx context.Context, name string, description *string) (*CreateCollectionResult, error)
 	AddToCollection(ctx context.Context, collectionID string, companyIDs []string) (*AddToCollectionResult, error)
+	// RemoveFromCollection answers ErrRemoveUnsupported from a backend on
+	// the API's original schema, which has no removeFromCollection.
+	RemoveFromCollection(ctx context.Context, collectionID string, companyIDs []string) (*RemoveFromCollectionResult, error)
 	RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*EmailDiscoveryJob, error)
 }
 
@@ -34,6 +38,19 @@ func (w writer) CreateCollection(ctx context.Context, name string, description *
 func (w writer) AddToCollection(ctx context.Context, collectionID string, companyIDs []string) (*AddToCollectionResult, error) {
 	resp, err := gen.AddToCollection(ctx, w.c, collectionID, companyIDs)
 	return &resp.AddToCollection, err
+}
+
+// ErrRemoveUnsupported is RemoveFromCollection's answer when the backend's
+// schema has no removeFromCollection (an extension of the original schema):
+// the backend refused the document, so nothing was removed.
+var ErrRemoveUnsupported = errors.New("the data API has no removeFromCollection: it serves the original schema, which cannot remove companies from a collection")
+
+func (w writer) RemoveFromCollection(ctx context.Context, collectionID string, companyIDs []string) (*RemoveFromCollectionResult, error) {
+	resp, err := gen.RemoveFromCollection(ctx, w.c, collectionID, companyIDs)
+	if graphql.UnknownToSchema(err) {
+		return &RemoveFromCollectionResult{}, errors.Join(ErrRemoveUnsupported, err)
+	}
+	return &resp.RemoveFromCollection, err
 }
 
 func (w writer) RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*EmailDiscoveryJob, error) {

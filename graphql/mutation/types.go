@@ -10,6 +10,8 @@ type (
 	CreateCollectionResult = gen.CreateCollectionResult
 	// AddToCollectionResult is the collection and what became of each id.
 	AddToCollectionResult = gen.AddToCollectionResult
+	// RemoveFromCollectionResult is the collection and what became of each id.
+	RemoveFromCollectionResult = gen.RemoveFromCollectionResult
 	// EmailDiscoveryJob is an email-discovery job and what it has found so far.
 	EmailDiscoveryJob = gen.EmailDiscoveryJob
 	// EmailDiscoveryStatus is where an EmailDiscoveryJob stands.

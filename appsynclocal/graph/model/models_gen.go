@@ -161,6 +161,14 @@ type Mutation struct {
 type Query struct {
 }
 
+// The answer to removeFromCollection: every id asked for is in exactly one list.
+type RemoveFromCollectionResult struct {
+	Collection *Collection `json:"collection"`
+	Removed    []string    `json:"removed"`
+	// Ids that were not in the collection, whether or not a company has them.
+	NotPresent []string `json:"notPresent"`
+}
+
 // The orders searchCompanies can return its matches in. Ties are broken by id, so pages never repeat or skip a company.
 type CompanySort string
 

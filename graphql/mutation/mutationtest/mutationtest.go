@@ -36,6 +36,12 @@ func (m *Writer) AddToCollection(ctx context.Context, collectionID string, compa
 	return result[*mutation.AddToCollectionResult](a, 0), a.Error(1)
 }
 
+// RemoveFromCollection records the call.
+func (m *Writer) RemoveFromCollection(ctx context.Context, collectionID string, companyIDs []string) (*mutation.RemoveFromCollectionResult, error) {
+	a := m.Called(ctx, collectionID, companyIDs)
+	return result[*mutation.RemoveFromCollectionResult](a, 0), a.Error(1)
+}
+
 // RequestEmailDiscovery records the call.
 func (m *Writer) RequestEmailDiscovery(ctx context.Context, companyID string, roles []string) (*mutation.EmailDiscoveryJob, error) {
 	a := m.Called(ctx, companyID, roles)

@@ -177,6 +177,37 @@ var AllEmailDiscoveryStatus = []EmailDiscoveryStatus{
 	EmailDiscoveryStatusFailed,
 }
 
+// RemoveFromCollectionResponse is returned by RemoveFromCollection on success.
+type RemoveFromCollectionResponse struct {
+	// Removes up to 50 companies from a collection; removing a company that is not in it changes nothing. An extension of the original schema.
+	RemoveFromCollection RemoveFromCollectionResult `json:"removeFromCollection"`
+}
+
+// GetRemoveFromCollection returns RemoveFromCollectionResponse.RemoveFromCollection, and is useful for accessing the field via an interface.
+func (v *RemoveFromCollectionResponse) GetRemoveFromCollection() RemoveFromCollectionResult {
+	return v.RemoveFromCollection
+}
+
+// RemoveFromCollectionResult includes the requested fields of the GraphQL type RemoveFromCollectionResult.
+// The GraphQL type's documentation follows.
+//
+// The answer to removeFromCollection: every id asked for is in exactly one list.
+type RemoveFromCollectionResult struct {
+	Collection Collection `json:"collection"`
+	Removed    []string   `json:"removed"`
+	// Ids that were not in the collection, whether or not a company has them.
+	NotPresent []string `json:"notPresent"`
+}
+
+// GetCollection returns RemoveFromCollectionResult.Collection, and is useful for accessing the field via an interface.
+func (v *RemoveFromCollectionResult) GetCollection() Collection { return v.Collection }
+
+// GetRemoved returns RemoveFromCollectionResult.Removed, and is useful for accessing the field via an interface.
+func (v *RemoveFromCollectionResult) GetRemoved() []string { return v.Removed }
+
+// GetNotPresent returns RemoveFromCollectionResult.NotPresent, and is useful for accessing the field via an interface.
+func (v *RemoveFromCollectionResult) GetNotPresent() []string { return v.NotPresent }
+
 // RequestEmailDiscoveryResponse is returned by RequestEmailDiscovery on success.
 type RequestEmailDiscoveryResponse struct {
 	// Starts finding email contacts at a company for the given roles.
@@ -211,6 +242,18 @@ func (v *__CreateCollectionInput) GetName() string { return v.Name }
 
 // GetDescription returns __CreateCollectionInput.Description, and is useful for accessing the field via an interface.
 func (v *__CreateCollectionInput) GetDescription() *string { return v.Description }
+
+// __RemoveFromCollectionInput is used internally by genqlient
+type __RemoveFromCollectionInput struct {
+	CollectionId string   `json:"collectionId"`
+	CompanyIds   []string `json:"companyIds"`
+}
+
+// GetCollectionId returns __RemoveFromCollectionInput.CollectionId, and is useful for accessing the field via an interface.
+func (v *__RemoveFromCollectionInput) GetCollectionId() string { return v.CollectionId }
+
+// GetCompanyIds returns __RemoveFromCollectionInput.CompanyIds, and is useful for accessing the field via an interface.
+func (v *__RemoveFromCollectionInput) GetCompanyIds() []string { return v.CompanyIds }
 
 // __RequestEmailDiscoveryInput is used internally by genqlient
 type __RequestEmailDiscoveryInput struct {
@@ -309,6 +352,56 @@ func CreateCollection(
 	}
 
 	data_ = &CreateCollectionResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by RemoveFromCollection.
+const RemoveFromCollection_Operation = `
+mutation RemoveFromCollection ($collectionId: ID!, $companyIds: [ID!]!) {
+	removeFromCollection(collectionId: $collectionId, companyIds: $companyIds) {
+		collection {
+			... Collection
+		}
+		removed
+		notPresent
+	}
+}
+fragment Collection on Collection {
+	id
+	name
+	description
+	itemCount
+	createdAt
+	updatedAt
+}
+`
+
+// removeFromCollection is an extension of the original schema: a backend
+// without it refuses the document (see Writer.RemoveFromCollection).
+func RemoveFromCollection(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	collectionId string,
+	companyIds []string,
+) (data_ *RemoveFromCollectionResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "RemoveFromCollection",
+		Query:  RemoveFromCollection_Operation,
+		Variables: &__RemoveFromCollectionInput{
+			CollectionId: collectionId,
+			CompanyIds:   companyIds,
+		},
+	}
+
+	data_ = &RemoveFromCollectionResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
