@@ -69,7 +69,7 @@ func listTools(t *testing.T, s *server.MCPServer) []map[string]any {
 
 func TestCatalogueMatchesSnapshots(t *testing.T) {
 	s, counts := testServer(t, config.Mutations{}, false)
-	assert.Equal(t, Counts{Tools: 9, Resources: 5, Prompts: 2}, counts)
+	assert.Equal(t, Counts{Tools: 10, Resources: 5, Prompts: 2}, counts)
 	for _, tool := range listTools(t, s) {
 		name := tool["name"].(string)
 		t.Run(name, func(t *testing.T) {
@@ -97,7 +97,9 @@ func TestEveryToolStatesItsContract(t *testing.T) {
 			for _, hint := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
 				assert.Contains(t, ann, hint)
 			}
-			assert.Equal(t, false, ann["destructiveHint"], "no tool here destroys anything")
+			// Only a removal takes away what the user had put somewhere;
+			// every other write only adds.
+			assert.Equal(t, name == "remove_from_collection", ann["destructiveHint"], "destructiveHint")
 			assert.Equal(t, !slices.Contains(writeTools(), name), ann["readOnlyHint"])
 
 			assert.GreaterOrEqual(t, len(tool["description"].(string)), 80, "descriptions are production text")
@@ -133,7 +135,7 @@ func TestDisabledWriteToolsAreListedOrHidden(t *testing.T) {
 	s, _ = testServer(t, config.Mutations{}, false)
 	for _, tool := range listTools(t, s) {
 		if slices.Contains(writeTools(), tool["name"].(string)) {
-			assert.Contains(t, tool["description"], "DISABLED ON THIS SERVER")
+			assert.Contains(t, tool["description"], "DISABLED (--allow-mutations off).")
 		}
 	}
 }
@@ -204,11 +206,11 @@ const catalogueBudget = 10_000
 
 // TestCatalogueFitsItsBudget measures the compact JSON of the tools/list
 // result as a client receives it under 2026-07-28, with the default
-// configuration: all nine tools listed, writes off (their descriptions say
+// configuration: all ten tools listed, writes off (their descriptions say
 // so) and the default rate limits stated.
 func TestCatalogueFitsItsBudget(t *testing.T) {
 	s, counts := testServer(t, config.Mutations{}, false)
-	require.Equal(t, 9, counts.Tools)
+	require.Equal(t, 10, counts.Tools)
 	resp := s.HandleMessage(context.Background(), json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":`+modernMeta+`}}`))
 	b, err := json.Marshal(resp)
 	require.NoError(t, err)
@@ -264,7 +266,7 @@ const (
 		Tools []map[string]any `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(out.Bytes(), &doc))
-	assert.Len(t, doc.Tools, 9)
+	assert.Len(t, doc.Tools, 10)
 	assert.NotContains(t, out.String(), `\u0026`, "canonical JSON does not escape HTML")
 }
 

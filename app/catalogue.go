@@ -19,8 +19,8 @@ import (
 // constructors define them — without what one deployment adds (a disabled
 // note, its rate limits) — in canonical JSON: sorted keys, no HTML escaping,
 // one trailing newline. Its hash names the contract a client was built
-// against (DESIGN.md, "Agent contract"). This is the default catalogue, the
-// nine tools, which --version, check and qualify name; a server started with
+// against (DESIGN.md, "Agent contract"). This is the default catalogue,
+// which --version, check and qualify name; a server started with
 // --feedback-tool serves another (catalogueJSON(true)).
 func CatalogueJSON() ([]byte, error) {
 	return catalogueJSON(false)
@@ -94,7 +94,7 @@ func PrintCatalogue(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	hash := fs.Bool("hash", false, "print the catalogue's SHA-256 instead of the catalogue")
-	withFeedback := fs.Bool("feedback-tool", false, "the catalogue of a server started with --feedback-tool: the nine tools and "+feedback.Name)
+	withFeedback := fs.Bool("feedback-tool", false, "the catalogue of a server started with --feedback-tool: the default tools and "+feedback.Name)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "3c86f042c126cc8e63d8a4d81b6072833b695c1281b6e52f34162603a400e973"
-	recordedFeedbackCatalogueHash = "47fa2db6daa8b18ae5437a29bfaba9b0ad4b777a3f0df4a73a660945a0a91802"
+	recordedCatalogueHash         = "3a264bca199749e1f94f35b1b22eb060a575a88a0a6f7065b5623a7a081486b7"
+	recordedFeedbackCatalogueHash = "ec8be88cf79dc97ea0cc48bee9b29bcbe42f1517c7bb9eb0ef4041eb92be5faa"
 )

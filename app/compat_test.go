@@ -50,7 +50,7 @@ func TestEveryToolWorksAgainstTheOriginalSchema(t *testing.T) {
 	require.NotNil(t, res, "companies://server/status was not served")
 	var st Status
 	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &st))
-	assert.Len(t, st.Tools, 9)
+	assert.Len(t, st.Tools, 10)
 	assert.Nil(t, st.Data, "no reference date is invented")
 
 	// search_companies, with the country and the category checked against
@@ -95,6 +95,19 @@ func TestEveryToolWorksAgainstTheOriginalSchema(t *testing.T) {
 	items := ok("get_collection_items", fmt.Sprintf(`{"collection_id":%q}`, colID))
 	assert.EqualValues(t, 2, items["total"])
 	ok("request_email_discovery", fmt.Sprintf(`{"company_id":%q}`, a))
+
+	// removeFromCollection is an extension: the original schema has no
+	// removal, so the tool says this API cannot remove, in the backend's
+	// words, without inviting a retry, and the collection keeps both.
+	gone, isErr := r.call("remove_from_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q]}`, colID, a))
+	require.True(t, isErr, "a removal the backend cannot do was reported done: %v", gone)
+	e = obj(gone["error"])
+	assert.Equal(t, "backend_error", e["code"])
+	assert.Contains(t, e["message"], "this data API cannot remove companies from a collection")
+	assert.Contains(t, e["message"], "FieldUndefined", "the backend's own words")
+	assert.Equal(t, false, e["retryable"])
+	assert.Equal(t, 1, v1.Count("RemoveFromCollection"), "tried once, not retried: %v", v1.Operations())
+	assert.EqualValues(t, 2, ok("get_collection_items", fmt.Sprintf(`{"collection_id":%q}`, colID))["total"], "nothing was removed")
 
 	// Each extended operation was tried once; every later call sent only
 	// the base one.

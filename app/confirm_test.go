@@ -18,7 +18,7 @@ import (
 // elicitation/create itself, so that every byte of the exchange is seen.
 
 // mutations are the GraphQL mutations the server can send.
-var mutations = []string{"CreateCollection", "AddToCollection", "RequestEmailDiscovery"}
+var mutations = []string{"CreateCollection", "AddToCollection", "RemoveFromCollection", "RequestEmailDiscovery"}
 
 func mutationsIn(ops []string) []string {
 	return slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return !slices.Contains(mutations, op) })
@@ -113,6 +113,43 @@ func TestConfirmedWriteHappensOnceOnAcceptAndNeverOnDecline(t *testing.T) {
 	assert.Contains(t, question, "10 left now")
 	assert.Contains(t, question, "of: its leadership roles (the default)")
 	r.reply(id, "decline")
+}
+
+// A removal is asked about like every write: the question names the
+// companies by name and what is not there, a decline removes nothing, and
+// an accept removes once; the records say how each was confirmed.
+func TestConfirmedRemoveNamesTheCompaniesAndRemovesOnlyOnAccept(t *testing.T) {
+	r, rec := confirmingClient(t, "required", `{"elicitation":{"form":{}}}`)
+	id, _ := r.callAsked("create_collection", `{"name":"Shortlist"}`)
+	col := r.reply(id, "accept")["structuredContent"].(map[string]any)["collection"].(map[string]any)
+	company := r.firstCompany()
+	id, _ = r.callAsked("add_to_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q]}`, col["id"], company["id"]))
+	require.Nil(t, r.reply(id, "accept")["isError"])
+
+	args := fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q,"cmp_nope"]}`, col["id"], company["id"])
+	id, question := r.callAsked("remove_from_collection", args)
+	assert.Equal(t, "Remove companies from a collection?\n\n"+
+		`Remove 1 company from your collection "Shortlist" (now 1 company):`+"\n"+
+		fmt.Sprintf("  - %s (%s)\n", company["name"], company["id"])+
+		"Not in it, so nothing to remove: cmp_nope.\n"+
+		"Adding a company again later puts it at the end of the collection.\n"+
+		"Cost: no rate limit applies to this tool.\n\nAccept to write this; decline and nothing is written.", question)
+	res := r.reply(id, "decline")
+	assert.Equal(t, "declined", errorMeta(res)["code"])
+	assert.Contains(t, res["content"].([]any)[0].(map[string]any)["text"], "remove_from_collection failed [declined]: the user declined this write")
+	assert.NotContains(t, mutationsIn(rec.Ops()), "RemoveFromCollection", "declined: nothing removed")
+
+	id, _ = r.callAsked("remove_from_collection", args)
+	res = r.reply(id, "accept")
+	require.Nil(t, res["isError"], "%v", res)
+	sc := res["structuredContent"].(map[string]any)
+	assert.Equal(t, []any{company["id"]}, sc["removed"])
+	assert.Equal(t, []any{"cmp_nope"}, sc["not_present"])
+	assert.Equal(t, []string{"CreateCollection", "AddToCollection", "RemoveFromCollection"}, mutationsIn(rec.Ops()), "accepted: removed once")
+	recs := r.records("remove_from_collection")
+	require.Len(t, recs, 2)
+	assert.Contains(t, recs[0], "confirmed=declined answer=decline preview_sha256=")
+	assert.Contains(t, recs[1], "confirmed=user preview_sha256=")
 }
 
 // firstCompany finds a company by search (a read: never asked about).

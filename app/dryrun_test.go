@@ -129,6 +129,7 @@ func TestDryRunIsBehindTheGate(t *testing.T) {
 		{"create_collection", map[string]any{"name": "x", "dry_run": true}},
 		{"add_to_collection", map[string]any{"collection_id": "col_1", "company_ids": []string{"cmp_1"}, "dry_run": true}},
 		{"request_email_discovery", map[string]any{"company_id": "cmp_1", "dry_run": true}},
+		{"remove_from_collection", map[string]any{"collection_id": "col_1", "company_ids": []string{"cmp_1"}, "dry_run": true}},
 	} {
 		_, isErr, text := callJSON(t, s, tc.tool, tc.args)
 		assert.True(t, isErr, tc.tool)

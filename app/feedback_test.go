@@ -20,10 +20,10 @@ import (
 )
 
 // TestCatalogueWithFeedbackTool: --feedback-tool adds report_missing_capability
-// last, with its contract pinned by a snapshot like the nine (go test ./app
+// last, with its contract pinned by a snapshot like the others (go test ./app
 // -run TestCatalogue -update rewrites it), read-only and closed-world since it
-// reaches nothing outside the server. The nine are unchanged by it; `catalog
-// --feedback-tool` prints the ten-tool catalogue, whose hash is not the
+// reaches nothing outside the server. The others are unchanged by it; `catalog
+// --feedback-tool` prints the eleven-tool catalogue, whose hash is not the
 // default one, and the start-up line and status resource name the hash of
 // the catalogue served.
 func TestCatalogueWithFeedbackTool(t *testing.T) {
@@ -31,9 +31,9 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 		Reader: &querytest.Reader{}, Writer: &mutationtest.Writer{}, FeedbackTool: true,
 		Limiter: ratelimit.New(defaultLimits()), Runtime: tools.Runtime{Logger: discardLogger()}, Version: "test",
 	})
-	assert.Equal(t, Counts{Tools: 10, Resources: 5, Prompts: 2}, counts)
+	assert.Equal(t, Counts{Tools: 11, Resources: 5, Prompts: 2}, counts)
 	listed := listTools(t, s)
-	require.Len(t, listed, 10)
+	require.Len(t, listed, 11)
 	var tool map[string]any
 	var others []map[string]any
 	for _, l := range listed {
@@ -62,30 +62,30 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 	assert.Contains(t, tool["description"], "fixes nothing by itself")
 	assert.Contains(t, tool["description"], "Rate limit: 20 calls per hour per caller", "limited like every tool, by default")
 	def, _ := testServer(t, config.Mutations{}, false)
-	assert.Equal(t, listTools(t, def), others, "the nine tools are the same with the feedback tool")
+	assert.Equal(t, listTools(t, def), others, "the other tools are the same with the feedback tool")
 
-	var nine, ten, errOut bytes.Buffer
-	require.Equal(t, 0, PrintCatalogue(nil, &nine, &errOut), errOut.String())
-	require.Equal(t, 0, PrintCatalogue([]string{"--feedback-tool"}, &ten, &errOut), errOut.String())
+	var plain, with, errOut bytes.Buffer
+	require.Equal(t, 0, PrintCatalogue(nil, &plain, &errOut), errOut.String())
+	require.Equal(t, 0, PrintCatalogue([]string{"--feedback-tool"}, &with, &errOut), errOut.String())
 	var doc struct {
 		Tools []map[string]any `json:"tools"`
 	}
-	require.NoError(t, json.Unmarshal(ten.Bytes(), &doc))
-	require.Len(t, doc.Tools, 10)
-	assert.Equal(t, feedback.Name, doc.Tools[9]["name"])
+	require.NoError(t, json.Unmarshal(with.Bytes(), &doc))
+	require.Len(t, doc.Tools, 11)
+	assert.Equal(t, feedback.Name, doc.Tools[10]["name"])
 	defHash, err := CatalogueHash()
 	require.NoError(t, err)
-	tenHash, err := catalogueHash(true)
+	withHash, err := catalogueHash(true)
 	require.NoError(t, err)
-	assert.NotEqual(t, defHash, tenHash)
+	assert.NotEqual(t, defHash, withHash)
 	var hashOut bytes.Buffer
 	require.Equal(t, 0, PrintCatalogue([]string{"--feedback-tool", "--hash"}, &hashOut, &errOut))
-	assert.Equal(t, tenHash+"\n", hashOut.String())
-	assert.Equal(t, tenHash[:12], catalogueID(true))
+	assert.Equal(t, withHash+"\n", hashOut.String())
+	assert.Equal(t, withHash[:12], catalogueID(true))
 	assert.Equal(t, defHash[:12], catalogueID(false))
 }
 
-// Over HTTP with --feedback-tool: the start-up line says tools=10, a report
+// Over HTTP with --feedback-tool: the start-up line says tools=11, a report
 // is answered, recorded and counted in /metrics, the backend receives
 // nothing, and the tool's rate limit refuses like any other's.
 func TestFeedbackToolOverHTTPRecordsCountsAndSendsNothing(t *testing.T) {
@@ -93,7 +93,7 @@ func TestFeedbackToolOverHTTPRecordsCountsAndSendsNothing(t *testing.T) {
 	rec := newRecorder(t, s.srv.URL())
 	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", rec.URL, "--feedback-tool", "--rate-limit", "report_missing_capability=1/h")
 	require.NoError(t, err)
-	assert.Contains(t, srv.logs.String(), "transport=http auth=oidc mutations=false tools=10")
+	assert.Contains(t, srv.logs.String(), "transport=http auth=oidc mutations=false tools=11")
 	c := connectMCP(t, srv.base+"/mcp", "2026-07-28", nil)
 
 	args := map[string]any{"wanted": "revenue by year", "tried": []string{"get_company"}, "context": "rank prospects"}

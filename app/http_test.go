@@ -230,7 +230,7 @@ func TestHTTPLocalModeServesBothRevisions(t *testing.T) {
 	rec := newRecorder(t, s.srv.URL())
 	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", rec.URL)
 	require.NoError(t, err)
-	assert.Contains(t, srv.logs.String(), "transport=http auth=oidc mutations=false tools=9")
+	assert.Contains(t, srv.logs.String(), "transport=http auth=oidc mutations=false tools=10")
 	assert.Contains(t, srv.logs.String(), "mode=local")
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
@@ -239,7 +239,7 @@ func TestHTTPLocalModeServesBothRevisions(t *testing.T) {
 			defer cancel()
 			list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 			require.NoError(t, err)
-			assert.Len(t, list.Tools, 9)
+			assert.Len(t, list.Tools, 10)
 			got, isErr := callTool(t, c, "search_companies", map[string]any{"query": "software", "limit": 2})
 			require.False(t, isErr, "%v", got)
 			assert.NotEmpty(t, got["companies"])
@@ -280,6 +280,7 @@ func TestHTTPMutationGateSendsNothingToTheBackend(t *testing.T) {
 			"create_collection":       {"name": "x"},
 			"add_to_collection":       {"collection_id": "col_1", "company_ids": []string{"cmp_000001"}},
 			"request_email_discovery": {"company_id": "cmp_000001"},
+			"remove_from_collection":  {"collection_id": "col_1", "company_ids": []string{"cmp_000001"}},
 		} {
 			got, isErr := callTool(t, c, tool, args)
 			require.True(t, isErr, "%s over %s", tool, rev)

@@ -357,6 +357,18 @@ func TestCollectionsLifecycle(t *testing.T) {
 	items = s.ok("get_collection_items", fmt.Sprintf(`{"collection_id":%q,"limit":1,"cursor":%q}`, colID, items["next_cursor"]))
 	assert.Equal(t, id1, obj(obj(list(items["items"])[0])["company"])["id"])
 
+	// Removing is safe to repeat: the second time the id is not present.
+	removed := s.ok("remove_from_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q,"cmp_999999"]}`, colID, id0))
+	assert.Equal(t, []any{id0}, removed["removed"])
+	assert.Equal(t, []any{"cmp_999999"}, removed["not_present"])
+	assert.EqualValues(t, 1, obj(removed["collection"])["item_count"])
+	removed = s.ok("remove_from_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q]}`, colID, id0))
+	assert.Equal(t, []any{}, removed["removed"])
+	assert.Equal(t, []any{id0}, removed["not_present"])
+	items = s.ok("get_collection_items", fmt.Sprintf(`{"collection_id":%q}`, colID))
+	assert.EqualValues(t, 1, items["total"])
+	assert.Equal(t, id1, obj(obj(list(items["items"])[0])["company"])["id"])
+
 	// Another user cannot see it.
 	other := asUser(t, "mallory-"+t.Name())
 	other.fails("get_collection_items", fmt.Sprintf(`{"collection_id":%q}`, colID), "not_found")
@@ -454,7 +466,7 @@ func TestPromptsAndStatus(t *testing.T) {
 	var st Status
 	require.NoError(t, json.Unmarshal([]byte(obj(list(res["contents"])[0])["text"].(string)), &st))
 	assert.True(t, st.Mutations.Enabled)
-	assert.Len(t, st.Tools, 9)
+	assert.Len(t, st.Tools, 10)
 	require.NotNil(t, st.Data, "the embedded backend states its reference date")
 	assert.Equal(t, dataset.ReferenceDate.Format(time.DateOnly), st.Data.ReferenceDate)
 }
@@ -495,6 +507,7 @@ func TestDisabledWritesNeverReachTheBackend(t *testing.T) {
 				"create_collection":       `{"name":"x"}`,
 				"add_to_collection":       `{"collection_id":"col_1","company_ids":["cmp_000001"]}`,
 				"request_email_discovery": `{"company_id":"cmp_000001"}`,
+				"remove_from_collection":  `{"collection_id":"col_1","company_ids":["cmp_000001"]}`,
 			} {
 				msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":%s,"name":%q,"arguments":%s}}`, modernMeta, tool, args)
 				b, err := json.Marshal(s.HandleMessage(tools.WithCaller(context.Background(), sess.caller), json.RawMessage(msg)))

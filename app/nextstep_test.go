@@ -77,6 +77,8 @@ func TestEveryToolsErrorsSayTheNextStep(t *testing.T) {
 		{"create_collection", `{"name":""}`, "invalid_arguments", []string{"name: expected a non-empty string of at most 100 characters"}},
 		{"add_to_collection", `{"collection_id":"col_nope","company_ids":["cmp_000001"]}`, "not_found", []string{`collection "col_nope" not found`, "list_collections lists your collections"}},
 		{"add_to_collection", `{"collection_id":"col_nope","company_ids":["cmp_000001"],"dry_run":true}`, "not_found", []string{`collection "col_nope" not found`, "list_collections"}},
+		{"remove_from_collection", `{"collection_id":"col_nope","company_ids":["cmp_000001"]}`, "not_found", []string{`collection "col_nope" not found`, "list_collections lists your collections"}},
+		{"remove_from_collection", `{"collection_id":"col_nope","company_ids":["cmp_000001"],"dry_run":true}`, "not_found", []string{`collection "col_nope" not found`, "list_collections"}},
 		{"request_email_discovery", `{"company_id":"cmp_000001","roles":` + eleven + `}`, "invalid_arguments", []string{"at most 10 roles per call, got 11"}},
 		{"request_email_discovery", `{"company_id":"cmp_999999"}`, "not_found", []string{`company "cmp_999999" not found`, "find company ids with search_companies"}},
 	}
@@ -89,7 +91,7 @@ func TestEveryToolsErrorsSayTheNextStep(t *testing.T) {
 		assert.Equal(t, tt.tool, e["tool"])
 		covered[tt.tool] = true
 	}
-	assert.Len(t, covered, 9, "every tool")
+	assert.Len(t, covered, len(catalogueFacts(false)), "every tool")
 
 	// The unknown company spent no token: with one call an hour, the call
 	// with the right id still goes through.
@@ -105,6 +107,7 @@ func TestDisabledWritesTellTheUserHowToEnableThem(t *testing.T) {
 	for tool, args := range map[string]string{
 		"add_to_collection":       `{"collection_id":"col_1","company_ids":["cmp_000001"]}`,
 		"request_email_discovery": `{"company_id":"cmp_000001"}`,
+		"remove_from_collection":  `{"collection_id":"col_1","company_ids":["cmp_000001"]}`,
 	} {
 		text, e := s.refusal(tool, args, "mutations_disabled")
 		assert.Equal(t, false, e["retryable"])

@@ -31,7 +31,7 @@ type Parts struct {
 	// HideDisabled leaves disabled write tools out of the catalogue, so that
 	// calling one is an unknown tool.
 	HideDisabled bool
-	// FeedbackTool adds report_missing_capability to the nine tools; its
+	// FeedbackTool adds report_missing_capability to the catalogue; its
 	// reports go to the Runtime's logger and then to FeedbackObservers.
 	FeedbackTool      bool
 	FeedbackObservers []func(context.Context, feedback.Report)
@@ -74,11 +74,14 @@ type Counts struct {
 }
 
 // instructions tell a model how the tools fit together, once per session.
-const instructions = "Company intelligence over a catalogue of company profiles. " +
-	"Find companies with search_companies (keywords and filters) or ai_search (plain English, rate limited); " +
-	"read profiles with get_company or get_companies_batch; keep lists in collections (list_collections, get_collection_items). " +
-	"Write tools (create_collection, add_to_collection, request_email_discovery) may be disabled here: the companies://server/status resource says. " +
-	"A failed call is isError with its class in the text: \"<tool> failed [<class>]: <what to do>\"."
+// The write tools are named from their facts, so a new one is listed here too.
+func instructions() string {
+	return "Company intelligence over a catalogue of company profiles. " +
+		"Find companies with search_companies (keywords and filters) or ai_search (plain English, rate limited); " +
+		"read profiles with get_company or get_companies_batch; keep lists in collections (list_collections, get_collection_items). " +
+		"Write tools (" + strings.Join(writeTools(), ", ") + ") may be disabled here: the companies://server/status resource says. " +
+		"A failed call is isError with its class in the text: \"<tool> failed [<class>]: <what to do>\"."
+}
 
 // listTTL is how long a client may cache tools/list and prompts/list.
 const listTTL = 5 * time.Minute
@@ -89,7 +92,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructions()),
 		// Under 2026-07-28 the lists tell clients how long they may reuse
 		// them: the catalogue changes only with a restart, and is the same
 		// for every caller of this server.

@@ -47,7 +47,7 @@ func TestANewReadToolFileIsTheWholeChange(t *testing.T) {
 	}))
 
 	names := ToolNames()
-	assert.Equal(t, "count_employees", names[len(names)-2], "after the nine, before the opt-in feedback tool")
+	assert.Equal(t, "count_employees", names[len(names)-2], "after the ten, before the opt-in feedback tool")
 	assert.NotContains(t, writeTools(), "count_employees")
 	_, err := parseMutations("count_employees")
 	assert.ErrorContains(t, err, `unknown write tool "count_employees"`)
@@ -66,7 +66,7 @@ func TestANewReadToolFileIsTheWholeChange(t *testing.T) {
 	reader.On("FilterVocabulary", mock.Anything).Return(nil, errors.New("no backend here"))
 	s, counts := NewMCPServer(Parts{Reader: reader, Writer: &mutationtest.Writer{}, Limiter: ratelimit.New(defaultLimits()),
 		Runtime: tools.Runtime{Logger: discardLogger()}, Version: "test"})
-	assert.Equal(t, 10, counts.Tools)
+	assert.Equal(t, 11, counts.Tools)
 	var listed map[string]any
 	for _, tool := range listTools(t, s) {
 		if tool["name"] == "count_employees" {
@@ -101,11 +101,11 @@ func TestBuiltToolsCarryTheirFacts(t *testing.T) {
 	for _, tool := range listTools(t, s) {
 		listed = append(listed, tool["name"].(string))
 	}
-	assert.ElementsMatch(t, ToolNames()[:9], listed)
+	assert.ElementsMatch(t, ToolNames()[:10], listed)
 	for _, f := range catalogueFacts(false) {
 		assert.Equal(t, f.Kind == tools.Write, isWrite(f.Name), f.Name)
 	}
-	assert.Equal(t, []string{"create_collection", "add_to_collection", "request_email_discovery"}, writeTools())
+	assert.Equal(t, []string{"create_collection", "add_to_collection", "request_email_discovery", "remove_from_collection"}, writeTools())
 }
 
 // toolListsAllowedIn are the trees where a literal list of tool names may

@@ -20,7 +20,8 @@ type idsAnswer struct {
 	Collection struct {
 		ID string `json:"id"`
 	} `json:"collection"`
-	Added []string `json:"added"`
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
 }
 
 // TestAuditRecordNamesWhatWasReadAndWritten: who read what, from the real
@@ -48,9 +49,11 @@ func TestAuditRecordNamesWhatWasReadAndWritten(t *testing.T) {
 			decodeOK[idsAnswer](t, s.call(t, ctx, "add_to_collection", map[string]any{"collection_id": col.Collection.ID, "company_ids": returned[:1]}))
 			add := decodeOK[idsAnswer](t, s.call(t, ctx, "add_to_collection", map[string]any{"collection_id": col.Collection.ID, "company_ids": returned[:3]}))
 			require.Equal(t, returned[1:3], add.Added, "the first id was already in the collection")
+			removed := decodeOK[idsAnswer](t, s.call(t, ctx, "remove_from_collection", map[string]any{"collection_id": col.Collection.ID, "company_ids": []string{returned[1], returned[4]}}))
+			require.Equal(t, returned[1:2], removed.Removed, "the fifth id was never in the collection")
 			decodeFailure(t, s.call(t, ctx, "get_company", map[string]any{"id": "cmp_does_not_exist"}))
 
-			records := auditRecords(t, ctx, s, format, 5)
+			records := auditRecords(t, ctx, s, format, 6)
 			byTool := map[string][]map[string]any{}
 			for _, r := range records {
 				tool, _ := r["tool"].(string)
@@ -70,6 +73,10 @@ func TestAuditRecordNamesWhatWasReadAndWritten(t *testing.T) {
 			assert.Equal(t, []string{col.Collection.ID}, idsOf(rec["written.collection_ids"]), "add record: %v", rec)
 			assert.Equal(t, returned[1:3], idsOf(rec["written.company_ids"]), "add record names the ids added, not the one already present: %v", rec)
 			assert.EqualValues(t, "2", fmt.Sprint(rec["written.company_count"]), "add record: %v", rec)
+
+			rec = byTool["remove_from_collection"][0]
+			assert.Equal(t, []string{col.Collection.ID}, idsOf(rec["written.collection_ids"]), "remove record: %v", rec)
+			assert.Equal(t, returned[1:2], idsOf(rec["written.company_ids"]), "remove record names the id removed, not the one absent: %v", rec)
 
 			rec = byTool["get_company"][0]
 			assert.Equal(t, "WARN", rec["level"], "not_found is a refusal, not a fault: %v", rec)

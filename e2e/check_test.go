@@ -43,7 +43,7 @@ func TestCheckEmbeddedPasses(t *testing.T) {
 	assert.Contains(t, out, "ok   auth: oidc as demo-user")
 	assert.Contains(t, out, "token expires ")
 	assert.Regexp(t, regexp.MustCompile(`ok   backend: http://127\.0\.0\.1:\d+/graphql answered \{ __typename \} in \d+ ms`), out)
-	assert.Regexp(t, regexp.MustCompile(`ok   catalogue: sha256:[0-9a-f]{64} \(9 tools`), out)
+	assert.Regexp(t, regexp.MustCompile(`ok   catalogue: sha256:[0-9a-f]{64} \(10 tools`), out)
 	// The hash check names is the contract's, as `catalog --hash` prints it.
 	hash, err := exec.Command(serverBin, "catalog", "--hash").Output()
 	require.NoError(t, err)

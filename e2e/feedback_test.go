@@ -16,8 +16,8 @@ import (
 )
 
 // TestFeedbackToolIsOptInAndNeverCallsTheBackend: without --feedback-tool
-// the start-up line says tools=9 and report_missing_capability is unknown;
-// with it, tools=10, the tool answers, its report is one "missing
+// the start-up line says tools=10 and report_missing_capability is unknown;
+// with it, tools=11, the tool answers, its report is one "missing
 // capability" record naming the caller, what was wanted, the tools tried and
 // the context sentence, and the backend receives no request for it — a
 // counting backend, which does see the search made as a control.
@@ -37,7 +37,7 @@ func TestFeedbackToolIsOptInAndNeverCallsTheBackend(t *testing.T) {
 		ctx := testContext(t)
 		s := startSessionWith(t, ctx, serverBin, rev, args, env)
 		startup := waitForStartup(t, ctx, s)
-		assert.Equal(t, "9", startup["tools"])
+		assert.Equal(t, "10", startup["tools"])
 		s.callError(t, ctx, "report_missing_capability", map[string]any{"wanted": "x"})
 	})
 
@@ -45,7 +45,7 @@ func TestFeedbackToolIsOptInAndNeverCallsTheBackend(t *testing.T) {
 		ctx := testContext(t)
 		s := startSessionWith(t, ctx, serverBin, rev, append(args, "--feedback-tool"), env)
 		startup := waitForStartup(t, ctx, s)
-		assert.Equal(t, "10", startup["tools"])
+		assert.Equal(t, "11", startup["tools"])
 
 		before := requests.Load()
 		out := decodeOK[struct {

@@ -60,7 +60,7 @@ func TestInspectorCLI(t *testing.T) {
 					} `json:"tools"`
 				}
 				require.NoError(t, json.Unmarshal(out, &res), "Inspector output: %s", out)
-				assert.Len(t, res.Tools, 9)
+				assert.Len(t, res.Tools, 10)
 			},
 		},
 		{

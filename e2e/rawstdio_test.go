@@ -157,7 +157,7 @@ func TestRawStdio(t *testing.T) {
 			} `json:"tools"`
 		}
 		require.NoError(t, json.Unmarshal(list.Result, &tools))
-		assert.Len(t, tools.Tools, 9)
+		assert.Len(t, tools.Tools, 10)
 
 		r.send(t, map[string]any{"id": 3, "method": "tools/call", "params": map[string]any{
 			"name": "search_companies", "arguments": map[string]any{"query": "robotics", "limit": 5},

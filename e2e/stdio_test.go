@@ -17,12 +17,12 @@ import (
 // The public tool names, by kind.
 var (
 	readTools  = []string{"search_companies", "get_company", "get_companies_batch", "ai_search", "list_collections", "get_collection_items"}
-	writeTools = []string{"create_collection", "add_to_collection", "request_email_discovery"}
+	writeTools = []string{"create_collection", "add_to_collection", "request_email_discovery", "remove_from_collection"}
 )
 
 // startupLine is the design's start-up line with mutations off, field for
 // field (the text log leaves the time to the client that reads stderr).
-var startupLine = regexp.MustCompile(`^level=INFO msg="starting mcp-server" version=\S+ transport=stdio auth=\S+ mutations=false tools=9 resources=5 prompts=2 catalog=[0-9a-f]{12}$`)
+var startupLine = regexp.MustCompile(`^level=INFO msg="starting mcp-server" version=\S+ transport=stdio auth=\S+ mutations=false tools=10 resources=5 prompts=2 catalog=[0-9a-f]{12}$`)
 
 // company is the part of a company object the tests look at.
 type company struct {
@@ -70,7 +70,8 @@ func TestToolCatalogue(t *testing.T) {
 			}
 			read := slices.Contains(readTools, tool.Name)
 			assert.Equal(t, read, *a.ReadOnlyHint, "%s: readOnlyHint", tool.Name)
-			assert.False(t, *a.DestructiveHint, "%s: destructiveHint", tool.Name)
+			// Only a removal takes away what the user put somewhere.
+			assert.Equal(t, tool.Name == "remove_from_collection", *a.DestructiveHint, "%s: destructiveHint", tool.Name)
 		}
 
 		waitFor(t, ctx, s.stderr, "the start-up line on stderr", func() bool {
@@ -177,7 +178,7 @@ func TestReadTools(t *testing.T) {
 			assert.Equal(t, "stdio", status.Transport)
 			assert.False(t, status.Mutations.Enabled)
 			assert.Contains(t, status.RateLimits, "ai_search")
-			assert.Len(t, status.Tools, 9)
+			assert.Len(t, status.Tools, 10)
 		})
 
 		t.Run("prompts", func(t *testing.T) {
@@ -231,6 +232,7 @@ var writeCalls = map[string]map[string]any{
 	"create_collection":       {"name": "e2e refused"},
 	"add_to_collection":       {"collection_id": "col_e2e", "company_ids": []string{"cmp_000001"}},
 	"request_email_discovery": {"company_id": "cmp_000001", "roles": []string{"CEO"}},
+	"remove_from_collection":  {"collection_id": "col_e2e", "company_ids": []string{"cmp_000001"}},
 }
 
 // TestMutationsListedAndRefused: by default the write tools are listed, say
@@ -449,7 +451,7 @@ func TestJSONLogs(t *testing.T) {
 		assert.Equal(t, "INFO", startup["level"])
 		assert.Equal(t, "stdio", startup["transport"])
 		assert.Equal(t, false, startup["mutations"])
-		assert.EqualValues(t, 9, startup["tools"])
+		assert.EqualValues(t, 10, startup["tools"])
 		assert.EqualValues(t, 5, startup["resources"])
 		assert.EqualValues(t, 2, startup["prompts"])
 

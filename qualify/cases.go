@@ -82,6 +82,8 @@ type (
 		Added          []string    `json:"added"`
 		AlreadyPresent []string    `json:"already_present"`
 		NotFound       []string    `json:"not_found"`
+		Removed        []string    `json:"removed"`
+		NotPresent     []string    `json:"not_present"`
 	}
 	mJob struct {
 		Job struct {
@@ -201,7 +203,8 @@ func cases() []caseDef {
 		{"create_collection = createCollection", []string{"create_collection"}, caseCreate},
 		{"add_to_collection = addToCollection", []string{"add_to_collection"}, caseAdd},
 		{"request_email_discovery = requestEmailDiscovery", []string{"request_email_discovery"}, caseEmail},
-		{"refusal: writes off → mutations_disabled", []string{"create_collection", "add_to_collection", "request_email_discovery"}, caseWritesOff},
+		{"remove_from_collection = removeFromCollection", []string{"remove_from_collection"}, caseRemove},
+		{"refusal: writes off → mutations_disabled", []string{"create_collection", "add_to_collection", "request_email_discovery", "remove_from_collection"}, caseWritesOff},
 		{"refusal: bad arguments → invalid_arguments", []string{"search_companies", "get_company", "create_collection", "ai_search"}, caseBadArguments},
 		{"refusal: over the limit → rate_limited", []string{"get_company"}, caseRateLimited},
 		{"paging: search_companies visits total once each", []string{"search_companies"}, casePagingSearch},
@@ -465,6 +468,51 @@ func caseAdd(ctx context.Context, e *env, rep int) error {
 	return same("collection", m.Collection, mCollection(g.Collection))
 }
 
+// caseRemove removes over MCP, then the same ids directly: what MCP removed
+// is no longer present, what was never there is not present either, and the
+// collection is the same on both sides. A backend on the API's original
+// schema has no removeFromCollection: the tool must then refuse the call as
+// backend_error, and the collection must keep its companies.
+func caseRemove(ctx context.Context, e *env, rep int) error {
+	g0, err := e.d.createCollection(ctx, fmt.Sprintf("qualify %s remove %d", e.runID, rep))
+	if err != nil {
+		return err
+	}
+	if _, err := e.d.add(ctx, g0.Collection.ID, e.fx.ids[:2]); err != nil {
+		return err
+	}
+	ids := []string{e.fx.ids[0], missingID}
+	c, err := e.call(ctx, e.rw, "remove_from_collection", map[string]any{"collection_id": g0.Collection.ID, "company_ids": ids})
+	if err != nil {
+		return err
+	}
+	g, err := e.d.remove(ctx, g0.Collection.ID, ids)
+	if unknownToSchema(err) {
+		if err := refused(c, "backend_error"); err != nil {
+			return fmt.Errorf("remove_from_collection on a backend without removeFromCollection: %w", err)
+		}
+		after, err := e.d.items(ctx, g0.Collection.ID, 1)
+		if err != nil {
+			return err
+		}
+		return same("collection size after a removal the backend cannot do", after.Total, 2)
+	}
+	if err != nil {
+		return err
+	}
+	var m mWrite
+	if err := c.decode(&m); err != nil {
+		return err
+	}
+	if err := same("removed", m.Removed, []string{e.fx.ids[0]}); err != nil {
+		return err
+	}
+	if err := same("removed and not present (MCP) = not present (GraphQL after)", sorted(append(slices.Clone(m.Removed), m.NotPresent...)), sorted(g.NotPresent)); err != nil {
+		return err
+	}
+	return same("collection", m.Collection, mCollection(g.Collection))
+}
+
 func caseEmail(ctx context.Context, e *env, rep int) error {
 	id := e.fx.ids[rep%len(e.fx.ids)]
 	roles := []string{"CEO"}
@@ -491,12 +539,13 @@ func caseWritesOff(ctx context.Context, e *env, _ int) error {
 		"create_collection":       {"name": "qualify never written"},
 		"add_to_collection":       {"collection_id": e.fx.collection, "company_ids": []string{e.fx.ids[0]}},
 		"request_email_discovery": {"company_id": e.fx.ids[0]},
+		"remove_from_collection":  {"collection_id": e.fx.collection, "company_ids": []string{e.fx.itemIDs[0]}},
 	}
 	before, err := e.d.items(ctx, e.fx.collection, 1)
 	if err != nil {
 		return err
 	}
-	for _, tool := range []string{"create_collection", "add_to_collection", "request_email_discovery"} {
+	for _, tool := range []string{"create_collection", "add_to_collection", "request_email_discovery", "remove_from_collection"} {
 		c, err := e.call(ctx, e.ro, tool, calls[tool])
 		if err != nil {
 			return err

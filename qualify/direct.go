@@ -258,6 +258,23 @@ func (d *direct) add(ctx context.Context, collectionID string, ids []string) (gA
 	return out.R, err
 }
 
+type gRemoved struct {
+	Collection gCollection `json:"collection"`
+	Removed    []string    `json:"removed"`
+	NotPresent []string    `json:"notPresent"`
+}
+
+// remove is removeFromCollection, an extension of the original schema: a
+// backend without it refuses the document (unknownToSchema).
+func (d *direct) remove(ctx context.Context, collectionID string, ids []string) (gRemoved, error) {
+	var out struct {
+		R gRemoved `json:"removeFromCollection"`
+	}
+	err := d.do(ctx, `mutation($id: ID!, $ids: [ID!]!) { removeFromCollection(collectionId: $id, companyIds: $ids) {
+  collection { id name itemCount } removed notPresent } }`, map[string]any{"id": collectionID, "ids": ids}, &out)
+	return out.R, err
+}
+
 type gJob struct {
 	ID        string   `json:"id"`
 	CompanyID string   `json:"companyId"`

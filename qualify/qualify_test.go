@@ -14,7 +14,7 @@ import (
 
 // The suite qualifies the server as it is, against the embedded backend:
 // every case passes, every ceiling of the checked-in profile holds and all
-// nine tools are covered. CI runs it with the rest of go test ./....
+// ten tools are covered. CI runs it with the rest of go test ./....
 func TestQualifiesAgainstEmbeddedBackend(t *testing.T) {
 	var out strings.Builder
 	r, err := Run(context.Background(), Options{Companies: 2000, DataDir: t.TempDir(), Out: &out, Commit: "test"})
@@ -22,7 +22,7 @@ func TestQualifiesAgainstEmbeddedBackend(t *testing.T) {
 	t.Log("\n" + out.String())
 	assert.True(t, r.OK(), "not qualified:\n%s", out.String())
 	assert.Empty(t, r.Uncovered)
-	assert.Len(t, r.Tools, 9, "each of the nine tools called and measured")
+	assert.Len(t, r.Tools, 10, "each of the ten tools called and measured")
 	assert.Len(t, r.CatalogHash, 64)
 	for _, c := range r.Cases {
 		assert.Equal(t, 3, c.Runs, c.Name)
@@ -69,7 +69,7 @@ func TestCeilingsFailTheRun(t *testing.T) {
 func TestProfileBoundsEveryTool(t *testing.T) {
 	p := DefaultProfile()
 	for _, tool := range []string{"search_companies", "get_company", "get_companies_batch", "ai_search", "list_collections",
-		"get_collection_items", "create_collection", "add_to_collection", "request_email_discovery"} {
+		"get_collection_items", "create_collection", "add_to_collection", "request_email_discovery", "remove_from_collection"} {
 		assert.Positive(t, p[tool].LatencyMS, tool)
 		assert.Positive(t, p[tool].Bytes, tool)
 	}

@@ -33,7 +33,7 @@ type Config struct {
 	// HideDisabledTools leaves disabled write tools out of tools/list.
 	HideDisabledTools bool
 	// FeedbackTool serves report_missing_capability (--feedback-tool,
-	// MCP_FEEDBACK_TOOL): off by default, so the catalogue is the nine tools.
+	// MCP_FEEDBACK_TOOL): off by default, so the catalogue is the default tools.
 	FeedbackTool bool
 	// RateLimits are TOOL=LIMIT specs (--rate-limit, RATE_LIMITS) over the defaults.
 	RateLimits []string

@@ -7,7 +7,7 @@ import (
 )
 
 // Mutations is the --allow-mutations setting: which write tools are enabled.
-// As a flag it is boolean-or-list: "--allow-mutations" enables all three,
+// As a flag it is boolean-or-list: "--allow-mutations" enables all of them,
 // "--allow-mutations=create_collection,add_to_collection" only those named,
 // and "--allow-mutations=false" none.
 type Mutations struct {

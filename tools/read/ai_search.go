@@ -15,7 +15,7 @@ import (
 )
 
 type aiSearchInput struct {
-	Query string `json:"query" desc:"E.g. \"fintech startups in Germany with over 50 employees\"." max:"500"`
+	Query string `json:"query" desc:"E.g. \"fintech startups in Germany\"." max:"500"`
 	Limit int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"50" default:"10"`
 }
 
@@ -42,7 +42,7 @@ type aiSearchOutput struct {
 	Total          int             `json:"total"`
 	Interpretation string          `json:"interpretation"`
 	Interpreted    aiInterpreted   `json:"interpreted"`
-	NotApplied     []string        `json:"not_applied" jsonschema:"Constraints not applied; filter the results yourself."`
+	NotApplied     []string        `json:"not_applied"`
 	Truncated      bool            `json:"truncated,omitempty"`
 	Note           string          `json:"note,omitempty"`
 
@@ -90,7 +90,7 @@ func NewAiSearch(r query.Reader) tools.Tool {
 		Facts: aiSearchFacts,
 		Title: "AI company search",
 		Description: "Find companies from a plain-English request: countries, categories, sizes and founding years become filters, other words keywords. " +
-			"Check not_applied. Prefer search_companies when you can state the filters.",
+			"Check not_applied: filter by it yourself. Prefer search_companies when you can state filters.",
 		Hints: readHints,
 		Run: func(ctx context.Context, in aiSearchInput) (aiSearchOutput, error) {
 			return aiSearch(ctx, r, in)

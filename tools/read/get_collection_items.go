@@ -10,7 +10,7 @@ import (
 )
 
 type getCollectionItemsInput struct {
-	CollectionID string `json:"collection_id" desc:"An id from list_collections." max:"100"`
+	CollectionID string `json:"collection_id" desc:"From list_collections." max:"100"`
 	Limit        int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
 	Cursor       string `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
 }

@@ -13,7 +13,7 @@ import (
 const maxBatch = 50
 
 type getCompaniesBatchInput struct {
-	IDs []string `json:"ids" desc:"1-50 company ids; duplicates count once." min:"1"`
+	IDs []string `json:"ids" desc:"1-50 ids; duplicates count once." min:"1"`
 }
 
 type getCompaniesBatchOutput struct {

@@ -13,9 +13,9 @@ import (
 const maxAdd = 50
 
 type addToCollectionInput struct {
-	CollectionID string   `json:"collection_id" desc:"From create_collection or list_collections." max:"100"`
-	CompanyIDs   []string `json:"company_ids" desc:"1-50 company ids; duplicates count once." min:"1"`
-	DryRun       bool     `json:"dry_run,omitempty" desc:"Report, don't write."`
+	CollectionID string   `json:"collection_id" desc:"From list_collections." max:"100"`
+	CompanyIDs   []string `json:"company_ids" desc:"1-50 ids; duplicates count once." min:"1"`
+	DryRun       bool     `json:"dry_run,omitempty" desc:"Preview only."`
 }
 
 type addToCollectionOutput struct {
@@ -89,7 +89,7 @@ func NewAddToCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[addToCollectionInput, addToCollectionOutput]{
 		Facts:       addToCollectionFacts,
 		Title:       "Add companies to a collection",
-		Description: "Add up to 50 companies to one of the user's collections. Safe to repeat: reports ids added, already present or not found.",
+		Description: "Add up to 50 companies to a user's collection. Safe to repeat: reports ids added, already present or not found.",
 		Hints:       tools.Hints{Destructive: false, Idempotent: true, OpenWorld: true},
 		DryRun:      func(in addToCollectionInput) bool { return in.DryRun },
 		NextStep:    tools.CollectionNextStep,

@@ -8,9 +8,9 @@ import (
 )
 
 type createCollectionInput struct {
-	Name        string `json:"name" desc:"Unique per user, e.g. \"Berlin fintech prospects\"." max:"100"`
-	Description string `json:"description,omitempty" desc:"What the collection is for." max:"500"`
-	DryRun      bool   `json:"dry_run,omitempty" desc:"Report, don't write."`
+	Name        string `json:"name" desc:"E.g. \"Berlin fintech prospects\"." max:"100"`
+	Description string `json:"description,omitempty" desc:"Its purpose." max:"500"`
+	DryRun      bool   `json:"dry_run,omitempty" desc:"Preview only."`
 }
 
 type createCollectionOutput struct {
@@ -71,7 +71,7 @@ func NewCreateCollection(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[createCollectionInput, createCollectionOutput]{
 		Facts:       createCollectionFacts,
 		Title:       "Create a collection",
-		Description: "Create a named collection for the user; an existing one of that name is returned with created=false. Fill it with add_to_collection.",
+		Description: "Create a user's named collection; if the name exists, that one is returned (created=false). Fill it with add_to_collection.",
 		Hints:       tools.Hints{Destructive: false, Idempotent: true, OpenWorld: true},
 		DryRun:      func(in createCollectionInput) bool { return in.DryRun },
 		Run: func(ctx context.Context, in createCollectionInput) (createCollectionOutput, error) {

@@ -114,6 +114,44 @@ func dryAddToCollection(ctx context.Context, d Deps, collectionID string, ids, d
 	return out, nil
 }
 
+// dryRemoveFromCollection sorts the ids into would remove and not present,
+// from the collection's items.
+func dryRemoveFromCollection(ctx context.Context, d Deps, collectionID string, ids, dropped []string) (removeFromCollectionOutput, error) {
+	l, err := d.lookup()
+	if err != nil {
+		return removeFromCollectionOutput{}, err
+	}
+	limit := 100
+	var next *string
+	names := map[string]string{}
+	var col tools.Collection
+	for range maxDryRunPages {
+		page, err := l.GetCollectionItems(ctx, collectionID, &limit, next)
+		if err != nil {
+			return removeFromCollectionOutput{}, err
+		}
+		col = tools.CollectionFrom(&page.Collection)
+		for _, it := range page.Items {
+			names[it.Company.Id] = it.Company.Name
+		}
+		if page.NextToken == nil || *page.NextToken == "" {
+			break
+		}
+		next = page.NextToken
+	}
+	out := removeFromCollectionOutput{Collection: col, Removed: []string{}, NotPresent: []string{}, DuplicatesDropped: nonNil(dropped), DryRun: true, names: names}
+	for _, id := range ids {
+		if _, ok := names[id]; ok {
+			out.Removed = append(out.Removed, id)
+		} else {
+			out.NotPresent = append(out.NotPresent, id)
+		}
+	}
+	out.Note = tools.JoinNotes(dryRunNote, fmt.Sprintf("The call would remove %d (listed in removed) and find %d not present; the collection would then hold %d companies. %s",
+		len(out.Removed), len(out.NotPresent), col.ItemCount-len(out.Removed), tools.BudgetFrom(ctx)))
+	return out, nil
+}
+
 // dryRequestEmailDiscovery checks that the company exists.
 func dryRequestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
 	l, err := d.lookup()

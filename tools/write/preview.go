@@ -43,13 +43,30 @@ func (o addToCollectionOutput) Preview() string {
 }
 
 // list writes up to maxNamed companies by name and id, and counts the rest.
-func (o addToCollectionOutput) list(b *strings.Builder, ids []string) {
+func (o addToCollectionOutput) list(b *strings.Builder, ids []string) { listNamed(b, ids, o.names) }
+
+// Preview says what remove_from_collection would do.
+func (o removeFromCollectionOutput) Preview() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Remove %s from your collection %s (now %s):", companies(len(o.Removed)), strconv.Quote(o.Collection.Name), companies(o.Collection.ItemCount))
+	listNamed(&b, o.Removed, o.names)
+	if n := len(o.NotPresent); n > 0 {
+		fmt.Fprintf(&b, "\nNot in it, so nothing to remove: %s.", strings.Join(o.NotPresent, ", "))
+	}
+	if len(o.Removed) > 0 {
+		b.WriteString("\nAdding a company again later puts it at the end of the collection.")
+	}
+	return b.String()
+}
+
+// listNamed writes up to maxNamed companies by name and id, and counts the rest.
+func listNamed(b *strings.Builder, ids []string, names map[string]string) {
 	for i, id := range ids {
 		if i == maxNamed {
 			fmt.Fprintf(b, "\n  … and %d more", len(ids)-maxNamed)
 			return
 		}
-		if name := o.names[id]; name != "" {
+		if name := names[id]; name != "" {
 			fmt.Fprintf(b, "\n  - %s (%s)", name, id)
 		} else {
 			fmt.Fprintf(b, "\n  - %s", id)

@@ -11,8 +11,8 @@ import (
 
 type requestEmailDiscoveryInput struct {
 	CompanyID string   `json:"company_id" desc:"Company id." max:"100"`
-	Roles     []string `json:"roles,omitempty" desc:"e.g. [\"CEO\", \"Head of Sales\"]; default leadership roles." max:"10"`
-	DryRun    bool     `json:"dry_run,omitempty" desc:"Report, don't write."`
+	Roles     []string `json:"roles,omitempty" desc:"E.g. [\"CEO\"]; default: leadership roles." max:"10"`
+	DryRun    bool     `json:"dry_run,omitempty" desc:"Preview only."`
 }
 
 type emailDiscoveryJob struct {
@@ -94,7 +94,7 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 		Facts: requestEmailDiscoveryFacts,
 		Title: "Find email contacts",
 		Description: "Start a job finding work emails at a company; get_company shows what it found. " +
-			"A second job for the same role may add another person; both stay. Don't repeat while one is pending.",
+			"Don't repeat while one is pending; a later job may add more people.",
 		Hints:  tools.Hints{Destructive: false, Idempotent: false, OpenWorld: true},
 		DryRun: func(in requestEmailDiscoveryInput) bool { return in.DryRun },
 		NextStep: func(e *tools.Error) string {

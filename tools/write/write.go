@@ -1,4 +1,4 @@
-// Package write holds the three mutation tools. Every one is built through
+// Package write holds the four mutation tools. Every one is built through
 // guarded, which puts the --allow-mutations check first, before any GraphQL
 // call: no write tool can ship without it.
 package write
@@ -28,7 +28,7 @@ type Deps struct {
 	Scope string
 }
 
-// Tools returns the three write tools, each behind its gate, in catalogue order.
+// Tools returns the four write tools, each behind its gate, in catalogue order.
 func Tools(d Deps) []tools.Tool { return registry.Build(d) }
 
 // registry holds the write tools; each tool's file adds itself.
@@ -39,8 +39,12 @@ var registry tools.Registry[Deps]
 func Facts() []tools.Facts { return registry.Facts() }
 
 // disabledNote tells a model reading the catalogue that the tool exists but
-// is switched off here, so it can tell the user rather than try.
-const disabledNote = "DISABLED ON THIS SERVER (--allow-mutations is off)."
+// is switched off here, so it can tell the user rather than try. How to
+// switch it on is the refusal's to say (MutationsDisabledMessage), once, not
+// the catalogue's in every session. The flag stays named, so whoever reads
+// the catalogue knows what enables the tool; "ON THIS SERVER" was 60 bytes
+// of the 10 KB budget across the four notes.
+const disabledNote = "DISABLED (--allow-mutations off)."
 
 // guarded builds a write tool whose handler first checks the mutation gate,
 // then the caller's write scope. The flag is the ceiling and comes first: with

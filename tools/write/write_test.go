@@ -30,6 +30,7 @@ var validArgs = map[string]string{
 	"create_collection":       `{"name":"Prospects"}`,
 	"add_to_collection":       `{"collection_id":"col_1","company_ids":["cmp_1"]}`,
 	"request_email_discovery": `{"company_id":"cmp_1"}`,
+	"remove_from_collection":  `{"collection_id":"col_1","company_ids":["cmp_1"]}`,
 }
 
 func TestEveryWriteToolIsRefusedWhenMutationsAreOff(t *testing.T) {
@@ -43,7 +44,7 @@ func TestEveryWriteToolIsRefusedWhenMutationsAreOff(t *testing.T) {
 			require.True(t, res.IsError)
 			assert.Equal(t, "mutations_disabled", tooltest.ErrorCode(t, res))
 			assert.Contains(t, tooltest.Text(t, res), "--allow-mutations")
-			assert.Contains(t, tool.Definition().Description, "DISABLED ON THIS SERVER")
+			assert.Contains(t, tool.Definition().Description, "DISABLED (--allow-mutations off).")
 			assert.Contains(t, logs, `"level":"WARN"`)
 		})
 	}
