@@ -135,4 +135,16 @@ func TestSingleRecordAnswersSayEveryFactInPlainText(t *testing.T) {
 	} {
 		assert.Contains(t, strings.Split(text, "\n"), line, text)
 	}
+
+	remove := fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q,"cmp_999999",%q]}`, col, id, id)
+	_, text = plainCall(t, s, "remove_from_collection", strings.Replace(remove, "{", `{"dry_run":true,`, 1))
+	assert.True(t, strings.HasPrefix(text, `Dry run: the call would remove 1 company from the collection "Plain text" (`+col+`), which holds 2 companies now.`), text)
+	assert.Contains(t, text, "\nwould remove: "+id+"\n")
+	_, text = plainCall(t, s, "remove_from_collection", remove)
+	for _, line := range []string{
+		`Removed 1 company from the collection "Plain text" (` + col + `), which now holds 1 company.`,
+		"removed: " + id, "not present: cmp_999999", "duplicates dropped: " + id,
+	} {
+		assert.Contains(t, strings.Split(text, "\n"), line, text)
+	}
 }

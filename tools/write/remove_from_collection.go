@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/mutation"
@@ -28,6 +29,27 @@ type removeFromCollectionOutput struct {
 	// names are the companies' names a dry run found in the collection, for
 	// the person who confirms the removal (Preview); never sent to the model.
 	names map[string]string
+}
+
+// Text renders the answer for the model: what was removed from which
+// collection, the ids in each list, the collection, then the note.
+func (o removeFromCollectionOutput) Text() string {
+	c := o.Collection
+	var p tools.Plain
+	target := "the collection " + strconv.Quote(c.Name) + " (" + c.ID + ")"
+	removed := "removed"
+	if o.DryRun {
+		removed = "would remove"
+		p.Line(fmt.Sprintf("Dry run: the call would remove %s from %s, which holds %s now.", companies(len(o.Removed)), target, companies(c.ItemCount)))
+	} else {
+		p.Line(fmt.Sprintf("Removed %s from %s, which now holds %s.", companies(len(o.Removed)), target, companies(c.ItemCount)))
+	}
+	p.Fact(removed, strings.Join(o.Removed, ", "))
+	p.Fact("not present", strings.Join(o.NotPresent, ", "))
+	p.Fact("duplicates dropped", strings.Join(o.DuplicatesDropped, ", "))
+	p.Fact("collection", c.Line())
+	p.Line(o.Note)
+	return p.String()
 }
 
 // Touched names the collection and the companies removed from it, for the
