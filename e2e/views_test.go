@@ -37,11 +37,12 @@ type viewsServer struct {
 // @modelcontextprotocol/ext-apps (e2e/views), against the built server over
 // stdio and over HTTP. The host reads each view through MCP, calls the tool
 // and hands its real result to the view; the driver checks the rows in the
-// view's DOM (waiting for them, never sleeping), presses "Show more" and
-// "Add", and fails on any console error or any network request. The server's
-// audit records must show the calls the views made through the host; with
-// writes off, the collection's add is refused by the gate and the view says
-// so in plain words. Hostile names and descriptions render as text.
+// view's DOM (waiting for them, never sleeping), presses "Show more", "Add"
+// and a row's "Remove", and fails on any console error or any network
+// request. The server's audit records must show the calls the views made
+// through the host; with writes off, the collection's add and remove are
+// refused by the gate and the view says so in plain words. Hostile names and
+// descriptions render as text.
 // Screenshots go to $VIEWS_SCREENSHOTS, or a temporary directory.
 func TestViewsInABrowserHost(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
@@ -92,7 +93,7 @@ func TestViewsInABrowserHost(t *testing.T) {
 			colID := col["collection"].(map[string]any)["id"].(string)
 			callOK(t, ctx, w.c, "add_to_collection", map[string]any{"collection_id": colID, "company_ids": ids[:3]})
 
-			report := driveViews(t, ctx, nodeBin, chromium, dir, w.c, map[string]any{"mode": "writes", "company": ids[0], "collection": colID, "add": ids[3]})
+			report := driveViews(t, ctx, nodeBin, chromium, dir, w.c, map[string]any{"mode": "writes", "company": ids[0], "collection": colID, "add": ids[3], "remove": ids[1]})
 			t.Logf("views: %s", report)
 
 			// The server's own record of what the views did through the host.
@@ -105,19 +106,30 @@ func TestViewsInABrowserHost(t *testing.T) {
 				added = added || (r["outcome"] == "ok" && strings.Contains(r["written"]+r["touched"]+fmt.Sprint(r), ids[3]))
 			}
 			assert.True(t, added, "the collection view's Add reached add_to_collection for %s", ids[3])
+			var removed bool
+			for _, r := range toolCalls(textRecords(t, w.logs), "remove_from_collection") {
+				removed = removed || (r["outcome"] == "ok" && strings.Contains(r["written.company_ids"], ids[1]))
+			}
+			assert.True(t, removed, "the collection view's Remove reached remove_from_collection for %s, and its record names it as written", ids[1])
 			items := structuredOf(t, callOK(t, ctx, w.c, "get_collection_items", map[string]any{"collection_id": colID}))["items"].([]any)
-			assert.Len(t, items, 4, "the view's add is in the collection")
+			var inCollection []string
+			for _, it := range items {
+				inCollection = append(inCollection, it.(map[string]any)["company"].(map[string]any)["id"].(string))
+			}
+			assert.Equal(t, []string{ids[0], ids[2], ids[3]}, inCollection, "the view's add and remove are in the collection")
 
 			// Writes off: the same collection, and the gate refuses the view's add.
 			r := tr.start(t, ctx)
-			driveViews(t, ctx, nodeBin, chromium, dir, r.c, map[string]any{"mode": "readonly", "collection": colID, "add": ids[3]})
-			refused := false
-			for _, rec := range toolCalls(textRecords(t, r.logs), "add_to_collection") {
-				refused = refused || rec["outcome"] == "mutations_disabled"
+			driveViews(t, ctx, nodeBin, chromium, dir, r.c, map[string]any{"mode": "readonly", "collection": colID, "add": ids[3], "remove": ids[0]})
+			for _, tool := range []string{"add_to_collection", "remove_from_collection"} {
+				refused := false
+				for _, rec := range toolCalls(textRecords(t, r.logs), tool) {
+					refused = refused || rec["outcome"] == "mutations_disabled"
+				}
+				assert.True(t, refused, "the view's %s was refused by the mutation gate, and recorded", tool)
 			}
-			assert.True(t, refused, "the view's add was refused by the mutation gate, and recorded")
 
-			for _, f := range []string{"search-light.png", "profile-dark.png", "collection-light.png", "collection-refused.png", "hostile-narrow-dark.png", "search-narrow-dark.png"} {
+			for _, f := range []string{"search-light.png", "profile-dark.png", "collection-light.png", "collection-narrow-dark.png", "collection-refused.png", "collection-remove-refused.png", "hostile-narrow-dark.png", "search-narrow-dark.png"} {
 				st, err := os.Stat(filepath.Join(dir, f))
 				if assert.NoError(t, err, "screenshot %s", f) {
 					assert.Greater(t, st.Size(), int64(1000), "screenshot %s", f)

@@ -48,7 +48,7 @@ var All = []View{
 		Description: "The view of get_company for hosts with MCP Apps: the facts, contacts with their confidence, and the website.",
 		file:        "dist/profile.html"},
 	{URI: CollectionURI, Name: "collection_view", Title: "Collection",
-		Description: "The view of get_collection_items for hosts with MCP Apps: the collection's companies and a form that adds more through add_to_collection.",
+		Description: "The view of get_collection_items for hosts with MCP Apps: the collection's companies, a Remove button per row (remove_from_collection) and a form that adds more (add_to_collection).",
 		file:        "dist/collection.html"},
 }
 

@@ -95,8 +95,10 @@ try {
       check(JSON.stringify(shown) === JSON.stringify(want), `search rows ${shown} are the result's ${want}`);
       const summary = await frame.$eval(".summary", (e) => e.textContent);
       check(summary.includes(`of ${handed.structuredContent.total_is_lower_bound ? "at least " : ""}${handed.structuredContent.total.toLocaleString("en-US")} companies`), `summary "${summary}" states the total`);
-      const filters = await frame.$$eval(".filters li", (ls) => ls.map((l) => l.textContent));
-      check(filters.length === handed.structuredContent.applied_filters.length, `filters ${filters} are the applied ones`);
+      const filters = await frame.$$eval(".filters li", (ls) => ls.map((l) => [l.dataset.filter, l.textContent]));
+      check(JSON.stringify(filters.map(([f]) => f)) === JSON.stringify(handed.structuredContent.applied_filters), `filters ${filters} are the applied ones`);
+      check(filters.some(([f, words]) => f === "countries;Germany" && words === "Country: Germany"), `the country filter in words: ${JSON.stringify(filters)}`);
+      check(filters.every(([, words]) => !words.includes(";")), `no filter shown in the backend's form: ${JSON.stringify(filters)}`);
       await frame.click('thead button[data-sort="employee_count"]');
       await frame.waitForFunction(() => document.querySelector('th[aria-sort="ascending"] button[data-sort="employee_count"]'));
       const heads = await frame.$$eval("tbody tr td.num:nth-of-type(3)", (ts) => ts.map((t) => Number(t.textContent.replace(/,/g, ""))));
@@ -157,8 +159,27 @@ try {
       await frame.waitForFunction((id) => document.querySelector(`tbody tr[data-id="${id}"]`), { timeout: 20000 }, scenario.add);
       const outcome = await frame.$eval(".outcome", (e) => e.textContent);
       check(outcome.startsWith("Added 1"), `outcome "${outcome}"`);
+      // Removing a row goes through the host to remove_from_collection;
+      // the button names the company it removes, and the row goes.
+      const name = handed.structuredContent.items.find((i) => i.company.id === scenario.remove).company.name;
+      const label = await frame.$eval(`button.remove[data-id="${scenario.remove}"]`, (b) => b.getAttribute("aria-label"));
+      check(label === `Remove ${name} from the collection`, `the remove button names the company: ${label}`);
+      await frame.click(`button.remove[data-id="${scenario.remove}"]`);
+      await frame.waitForFunction((id) => !document.querySelector(`tbody tr[data-id="${id}"]`) && document.querySelector(".removal"), { timeout: 20000 }, scenario.remove);
+      const removal = await frame.$eval(".removal", (e) => e.textContent);
+      check(removal === `Removed ${name} from the collection.`, `removal "${removal}"`);
+      const after = await rowIDs(frame);
+      check(!after.includes(scenario.remove) && after.includes(scenario.add) && after.length === want.length, `rows after the removal: ${after}`);
+      const focused = await frame.evaluate(() => document.activeElement && document.activeElement.className);
+      check(focused === "remove", `the keyboard stays on the next row's Remove, not ${focused}`);
       await shot("collection-light.png");
-      report.views.collection = { before: want, after: await rowIDs(frame), outcome };
+      report.views.collection = { before: want, after, outcome, removal };
+      // The collection at phone width in the dark theme: each row's Remove
+      // stays in sight at the right edge.
+      const narrow = await open({ tool: "get_collection_items", args: { collection_id: scenario.collection }, theme: "dark", width: 360 }, () => document.querySelector("form.add"));
+      const inSight = await narrow.frame.$$eval("button.remove", (bs) => bs.every((b) => b.getBoundingClientRect().right <= window.innerWidth));
+      check(inSight, "at 360 px every Remove button is in sight");
+      await shot("collection-narrow-dark.png");
     }
     // Hostile text in a result renders as text: markup, a script, a
     // javascript: website, a very long name.
@@ -197,7 +218,16 @@ try {
     check(refusal.includes("This server does not allow changes") && refusal.includes("Nothing was changed"), `refusal in plain words: ${refusal}`);
     check(JSON.stringify(await rowIDs(frame)) === JSON.stringify(before), "nothing was added");
     await shot("collection-refused.png");
-    report.views.refused = { refusal };
+    // The row's Remove is refused by the same gate, says so where the row
+    // is, and the row stays.
+    await frame.click(`button.remove[data-id="${scenario.remove}"]`);
+    await frame.waitForSelector(".removal .refusal", { timeout: 20000 });
+    const removeRefusal = await frame.$eval(".removal .refusal p", (e) => e.textContent);
+    check(removeRefusal === "This server does not allow changes: writes are switched off by its operator. Nothing was changed.", `remove refused in plain words: ${removeRefusal}`);
+    check(JSON.stringify(await rowIDs(frame)) === JSON.stringify(before), "nothing was removed");
+    check((await frame.$$(".added")).length === 0, "the add's refusal made way for the removal's");
+    await shot("collection-remove-refused.png");
+    report.views.refused = { refusal, removeRefusal };
   }
   check(report.consoleErrors.length === 0, `no console errors: ${JSON.stringify(report.consoleErrors)}`);
 } catch (e) {

@@ -43,6 +43,10 @@ export function refusal(result) {
     not_found: "That was not found.",
     invalid_arguments: "The request was not accepted as entered.",
     declined: "The change was not confirmed, so nothing was changed.",
+    confirmation_required: "This change needs your confirmation, and none came. Nothing was changed.",
+    confirmation_invalid: "The confirmation for this change was not accepted. Nothing was changed; try the change again.",
+    limit_store_unavailable: "The server cannot check its usage limits right now. Try again shortly.",
+    backend_error: "The data service could not do this.",
     backend_timeout: "The data service is busy. Try again in a moment.",
     backend_unreachable: "The data service cannot be reached right now.",
   }[meta.code];
@@ -67,10 +71,69 @@ export function structured(result) {
   }
 }
 
-// errorBox shows a failure in plain words, with the server's message under it.
+// errorBox shows a failure in plain words; the server's own message, written
+// for the model as much as for a person, is one click away.
 export function errorBox(result) {
   const r = refusal(result);
-  return el("div", { class: "refusal", role: "alert" }, el("p", {}, r.plain), el("p", { class: "detail" }, r.detail));
+  return el(
+    "div",
+    { class: "refusal", role: "alert" },
+    el("p", {}, r.plain),
+    el("details", { class: "detail" }, el("summary", {}, "What the server said"), el("p", {}, r.detail)),
+  );
+}
+
+// day shows an ISO timestamp as a date a person reads ("2 Dec 2026"), in
+// UTC so every viewer sees the same day; anything else is shown as given.
+export function day(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  return d.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+}
+
+// facetNames are the backend's facet kinds in words, singular.
+const facetNames = { countries: "Country", categories: "Category", keyword: "Keywords" };
+// sortNames are the orders search_companies' sort names, in words.
+const sortNames = {
+  relevance: "best match first",
+  employees_desc: "most employees first",
+  employees_asc: "fewest employees first",
+  founded_desc: "newest first",
+  founded_asc: "oldest first",
+  name: "by name",
+};
+
+// range reads "50..1000", "50.." or "..49" as words about a number or year.
+function range(v, fmt, atLeast, atMost) {
+  const [lo, hi] = v.split("..");
+  if (lo && hi) return `${fmt(lo)} to ${fmt(hi)}`;
+  if (lo) return atLeast(fmt(lo));
+  if (hi) return atMost(fmt(hi));
+  return v;
+}
+
+// filterWords turns a filter in the backend's facet form into words:
+// "countries;Germany" is "Country: Germany", "not categories;Fintech" is
+// "Not category: Fintech", "employees;50..1000" is "Head count: 50 to
+// 1,000". A form it does not know is shown with its separator as a colon.
+export function filterWords(f) {
+  const s = String(f);
+  const not = s.startsWith("not ");
+  const body = not ? s.slice(4) : s;
+  const i = body.indexOf(";");
+  const kind = body.slice(0, i), v = body.slice(i + 1);
+  // Only the facet form: a sentence that happens to hold a semicolon (an
+  // AI search's interpretation) is shown as it is.
+  if (i < 0 || !/^[a-z_]+$/.test(kind)) return s;
+  const count = (n) => (/^\d+$/.test(n) ? num(Number(n)) : n);
+  let words;
+  if (facetNames[kind]) words = `${facetNames[kind]}: ${v}`;
+  else if (kind === "employees") words = `Head count: ${range(v, count, (x) => `${x} or more`, (x) => `${x} or fewer`)}`;
+  else if (kind === "founded") words = `Founded: ${range(v, (y) => y, (y) => `${y} or later`, (y) => `${y} or earlier`)}`;
+  else if (kind === "sort") words = `Sorted: ${sortNames[v] || v}`;
+  else if (kind === "count" && v === "exact") words = "Exact count";
+  else words = `${kind}: ${v}`;
+  return not ? `Not ${words.charAt(0).toLowerCase()}${words.slice(1)}` : words;
 }
 
 // connect starts the view: onResult receives every tool result the host

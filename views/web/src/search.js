@@ -2,7 +2,7 @@
 // as a table sortable on the rows shown, the filters that were applied, the
 // total ("at least" when it is a lower bound), and a button that fetches the
 // next page by calling search_companies through the host.
-import { el, show, num, connect, call, errorBox, structured, columns, cell, sortableHead, sorted } from "./common.js";
+import { el, show, num, connect, call, errorBox, structured, columns, cell, sortableHead, sorted, filterWords } from "./common.js";
 
 const root = document.getElementById("root");
 const state = { args: {}, rows: [], seen: new Set(), total: 0, atLeast: false, filters: [], notApplied: [], cursor: "", next: null, error: null, busy: false, sort: { key: "", dir: 1 } };
@@ -105,8 +105,8 @@ function render() {
   show(root,
     el("h1", {}, "Companies"),
     el("p", { class: "summary", role: "status", "aria-live": "polite" }, state.busy ? "Loading more…" : `Showing ${num(shown)} of ${total} companies.`),
-    state.filters.length ? el("ul", { class: "filters", "aria-label": "Applied filters" }, state.filters.map((f) => el("li", {}, f))) : el("p", { class: "filters none" }, "No filters applied."),
-    state.notApplied.length ? el("p", { class: "not-applied" }, "Not applied: ", state.notApplied.join("; ")) : null,
+    state.filters.length ? el("ul", { class: "filters", "aria-label": "Applied filters" }, state.filters.map((f) => el("li", { "data-filter": f }, filterWords(f)))) : el("p", { class: "filters none" }, "No filters applied."),
+    state.notApplied.length ? el("p", { class: "not-applied" }, "Not applied: ", state.notApplied.map(filterWords).join("; ")) : null,
     el(
       "div",
       { class: "scroll", tabindex: "0", role: "region", "aria-label": "Search results" },
