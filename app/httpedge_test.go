@@ -110,3 +110,38 @@ func TestEachTransportParsesAnIncomingMessageOnce(t *testing.T) {
 		assert.Equal(t, int64(1), edge.Parses()-before)
 	})
 }
+
+// Each transport hands mcp-go the message as sent when mcp-go reads and
+// writes its id back exactly, and copies it with an id of the edge's own
+// only when it would not (edge.IDSwaps counts the copies): stdio once
+// swapped every request's id, and mcp-go's answer to it is never read for
+// the id anyway.
+func TestEachTransportSwapsOnlyTheIDsMCPGoWouldChange(t *testing.T) {
+	s := newAuthStack(t)
+	call := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"get_company","arguments":{"id":"cmp_000001"}}}`
+	}
+	swaps := map[string]int64{"7": 0, `"plain"`: 0, "123456789012345678901234567890": 1, `"<&>"`: 1}
+
+	t.Run("http", func(t *testing.T) {
+		srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
+		require.NoError(t, err)
+		for id, want := range swaps {
+			before := edge.IDSwaps()
+			got := readBody(t, post(t, srv.base, call(id), map[string]string{"MCP-Protocol-Version": "2025-11-25"}))
+			assert.True(t, strings.HasPrefix(got, `{"jsonrpc":"2.0","id":`+id+`,"result":{`), got)
+			assert.Equal(t, want, edge.IDSwaps()-before, "id %s", id)
+		}
+	})
+	t.Run("stdio", func(t *testing.T) {
+		r, err := start(t, s, map[string]string{"APPSYNC_API_KEY": s.srv.Backend().APIKey()})
+		require.NoError(t, err)
+		for id, want := range swaps {
+			before := edge.IDSwaps()
+			r.send(call(id))
+			require.True(t, r.out.Scan(), "no answer to %s", id)
+			assert.True(t, strings.HasPrefix(r.out.Text(), `{"jsonrpc":"2.0","id":`+id+`,"result":{`), r.out.Text())
+			assert.Equal(t, want, edge.IDSwaps()-before, "id %s", id)
+		}
+	})
+}

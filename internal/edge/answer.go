@@ -6,18 +6,11 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 )
-
-// edgeID is the id mcp-go sees in place of a client's id it would not write
-// back as sent (keptByMCPGo): small, so its decoder (float64) keeps it
-// exact. A stateless POST carries one request, so one value serves every
-// request.
-var edgeID = json.RawMessage("1")
 
 // httpEdge gives HTTP the answers stdio gives, around mcp-go's Streamable
 // HTTP handler, which keeps the transport's own rules (Accept and
@@ -53,14 +46,10 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next h
 			// request they reject still gets their answer.
 			aw.refused = checkPrompt(f.Raw)
 		}
-		// mcp-go reads an id through float64 and writes a string id back
-		// HTML-escaped: an id it would write back otherwise than sent is
-		// swapped for edgeID on the way in and back on the way out. Most
-		// ids (small integers, plain strings) pass as they are.
-		aw.sent = f.ID.Raw()
-		if !keptByMCPGo(aw.sent) {
-			inner := f.WithID(edgeID)
-			aw.sent = edgeID
+		// An id mcp-go would write back otherwise than sent is swapped for
+		// edgeID on the way in (forMCPGo) and back on the way out.
+		inner, sent, swapped := forMCPGo(f)
+		if aw.sent = sent; swapped {
 			r.Body = io.NopCloser(bytes.NewReader(inner))
 			r.ContentLength = int64(len(inner))
 		}
@@ -75,25 +64,6 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next h
 		next.ServeHTTP(aw, r)
 		aw.finish()
 	})
-}
-
-// keptByMCPGo reports whether mcp-go writes the id back byte for byte: an
-// integer it holds exactly (as int64, through float64), or a string with no
-// escape and nothing json.Marshal would escape.
-func keptByMCPGo(id json.RawMessage) bool {
-	if len(id) == 0 {
-		return false
-	}
-	if id[0] == '"' {
-		for _, c := range id[1 : len(id)-1] {
-			if c == '\\' || c == '<' || c == '>' || c == '&' || c < 0x20 || c >= 0x80 {
-				return false
-			}
-		}
-		return true
-	}
-	n, err := strconv.ParseInt(string(id), 10, 64)
-	return err == nil && n > -1<<53 && n < 1<<53 && strconv.FormatInt(n, 10) == string(id)
 }
 
 // answerWriter rewrites the answer mcp-go writes for one request. An

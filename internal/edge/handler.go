@@ -33,7 +33,8 @@ func Respond(ctx context.Context, h MessageHandler, logger *slog.Logger, body []
 		logger.Debug("ignored a response from the client: the server sends no requests over this transport", "id", f.ID.String())
 		return nil
 	}
-	res, err := call(ctx, h, logger, f.Method, f.WithID(json.RawMessage("1")))
+	msg, _, _ := forMCPGo(f)
+	res, err := call(ctx, h, logger, f.Method, msg)
 	if err != nil {
 		return ErrorReply(f.ID, err)
 	}

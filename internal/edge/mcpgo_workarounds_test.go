@@ -8,9 +8,9 @@ package edge
 // the test.
 //
 //   - TestMcpGoRoundsLargeIntegerIDs: ids pass through float64. Workaround:
-//     Frame.WithID hands mcp-go an id of the edge's own (stdio: every
-//     request, Stdio.handle; HTTP: keptByMCPGo and edgeID in answer.go) and
-//     the answer carries the client's id as sent (ResultReply, ErrorReply).
+//     forMCPGo hands mcp-go an id of the edge's own (edgeID) in place of one
+//     it would not keep (keptByMCPGo), on both transports, and the answer
+//     carries the client's id as sent (ResultReply, ErrorReply, httpEdge).
 //   - TestMcpGoEscapesHTMLInStringIDs: a string id is written back
 //     HTML-escaped. Workaround: as above (keptByMCPGo refuses such ids).
 //   - TestMcpGoEscapesHTMLInResults: <, > and & in a result are written as
@@ -177,8 +177,8 @@ func bothAnswer(t *testing.T, q *quirks, msg, want string) {
 	}
 }
 
-// Delete with the id swap (Frame.WithID in Stdio.handle, keptByMCPGo and edgeID
-// in answer.go) once mcp-go keeps ids as written.
+// Delete with the id swap (forMCPGo, keptByMCPGo, edgeID) once mcp-go keeps
+// ids as written.
 func TestMcpGoRoundsLargeIntegerIDs(t *testing.T) {
 	q := newQuirks()
 	msg := `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`

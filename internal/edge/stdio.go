@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -95,7 +94,6 @@ type Stdio struct {
 	out     io.Writer
 	writeOK bool        // false after a failed write, logged once
 	closed  atomic.Bool // Serve has returned: nothing more is written
-	next    int64       // the last internal id handed out
 	wg      sync.WaitGroup
 	workers *workers
 }
@@ -216,8 +214,7 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 		s.refuse(f, &Error{CodeInvalidRequest, `member "id" is already used by a request still being served: give each request its own id`, nil})
 		return true
 	}
-	s.next++
-	internal := json.RawMessage(strconv.FormatInt(s.next, 10))
+	toMCP, _, _ := forMCPGo(f)
 	rctx, cancel := context.WithCancel(ctx)
 	p := &pending{id: f.ID, method: f.Method, cancel: cancel}
 	s.open[f.ID.Key()] = p
@@ -240,7 +237,7 @@ func (s *Stdio) handle(ctx context.Context, msg []byte, room chan struct{}) bool
 		if !unbounded && sctx.Err() != nil { // cancelled while it waited for a worker
 			err = &Error{CodeInternalError, "the server stopped before it could serve this request", nil}
 		} else {
-			res, err = call(sctx, s.Handler, s.Logger, f.Method, f.WithID(internal))
+			res, err = call(sctx, s.Handler, s.Logger, f.Method, toMCP)
 		}
 		if done != nil {
 			done(err)
