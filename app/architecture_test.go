@@ -226,9 +226,10 @@ func TestPackageGraph(t *testing.T) {
 		// its Deps hold no client).
 		{"tools/feedback", []string{module + "/graphql/query", module + "/graphql/mutation", module + "/tools/read", module + "/tools/write", module + "/app"}},
 		// The edge is the way in, below the assembly: it hands messages to
-		// mcp-go and knows no tool of either side; the scope check and the
-		// metrics read its Message, so it cannot know them either.
-		{"internal/edge", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql/query", module + "/graphql/mutation", module + "/internal/oauth/resource", module + "/internal/ops/metrics"}},
+		// mcp-go and knows no tool of either side and no flag (app passes
+		// its options); the scope check and the metrics read its Message,
+		// so it cannot know them either.
+		{"internal/edge", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql/query", module + "/graphql/mutation", module + "/internal/oauth/resource", module + "/internal/ops/metrics", module + "/internal/config"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
