@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -113,7 +114,56 @@ func (c call) decode(out any) error {
 	if err := json.Unmarshal(raw, out); err != nil {
 		return fmt.Errorf("result is not the JSON expected: %v", err)
 	}
+	return c.plainText(raw)
+}
+
+// plainText checks the text a model is given beside structured content
+// (issue 26): written for it, not the JSON again, and naming every id and
+// the note the structured answer holds, for hosts that pass on only the
+// text.
+func (c call) plainText(structured []byte) error {
+	if c.res.StructuredContent == nil {
+		return nil
+	}
+	text := c.text()
+	if json.Valid([]byte(text)) {
+		return fmt.Errorf("the text content is the structured JSON again, not text for the model: %.200s", text)
+	}
+	var v any
+	if err := json.Unmarshal(structured, &v); err != nil {
+		return err
+	}
+	want := idsIn(v)
+	if m, ok := v.(map[string]any); ok {
+		if note, ok := m["note"].(string); ok {
+			want = append(want, note)
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			return fmt.Errorf("the text content lacks %q, which the structured answer holds: %.300s", w, text)
+		}
+	}
 	return nil
+}
+
+// idsIn collects every "id" member's string value in v, at any depth.
+func idsIn(v any) []string {
+	var ids []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && k == "id" {
+				ids = append(ids, s)
+			}
+			ids = append(ids, idsIn(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			ids = append(ids, idsIn(e)...)
+		}
+	}
+	return ids
 }
 
 // text is the result's first text content.
