@@ -136,26 +136,23 @@ func (s *session) callError(t *testing.T, ctx context.Context, tool string, args
 	return err
 }
 
-// decodeOK asserts that res succeeded, that its text rendering renders its
-// structuredContent (the same JSON, or for a list answer lines written for
-// a model, which carry the note and name every id), and decodes the
-// structured content into T.
+// decodeOK asserts that res succeeded, that its text rendering is written
+// for a model (never the structured JSON again) and carries the note and
+// every id of its structuredContent, and decodes the structured content
+// into T.
 func decodeOK[T any](t *testing.T, res *mcp.CallToolResult) T {
 	t.Helper()
 	require.False(t, res.IsError, "the call failed: %s", describe(res))
 	raw := structured(t, res)
 	text := textOf(t, res)
-	if json.Valid([]byte(text)) {
-		require.JSONEq(t, string(raw), text, "the text content must render the structured content")
-	} else {
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(raw, &m))
-		if note, ok := m["note"].(string); ok {
-			require.Contains(t, text, note, "the text content carries the note")
-		}
-		for _, id := range idsIn(m) {
-			require.Contains(t, text, id, "the text content names every id of the structured content")
-		}
+	require.False(t, json.Valid([]byte(text)), "the text content is written for the model, not the structured JSON again: %s", text)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m))
+	if note, ok := m["note"].(string); ok {
+		require.Contains(t, text, note, "the text content carries the note")
+	}
+	for _, id := range idsIn(m) {
+		require.Contains(t, text, id, "the text content names every id of the structured content")
 	}
 	var out T
 	require.NoError(t, json.Unmarshal(raw, &out), "structuredContent: %s", raw)
