@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,8 +42,9 @@ type viewsServer struct {
 // and a row's "Remove", and fails on any console error or any network
 // request. The server's audit records must show the calls the views made
 // through the host; with writes off, the collection's add and remove are
-// refused by the gate and the view says so in plain words. Hostile names and
-// descriptions render as text.
+// refused by the gate and the view says so in plain words, as it does when
+// the person declines the removal the server asks them to confirm (stdio).
+// Hostile names and descriptions render as text.
 // Screenshots go to $VIEWS_SCREENSHOTS, or a temporary directory.
 func TestViewsInABrowserHost(t *testing.T) {
 	chromium, err := exec.LookPath("chromium")
@@ -129,6 +131,25 @@ func TestViewsInABrowserHost(t *testing.T) {
 				assert.True(t, refused, "the view's %s was refused by the mutation gate, and recorded", tool)
 			}
 
+			// Writes on, each confirmed by the person, who declines (stdio,
+			// where the client answers elicitation/create): the view's
+			// remove is refused in plain words and nothing is removed.
+			if tr.name == "stdio" {
+				rev := revisions[0]
+				rev.options = append(slices.Clone(rev.options),
+					client.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}),
+					client.WithElicitationHandler(declining{}))
+				d := startSession(t, ctx, rev, "--allow-mutations", "--confirm-writes", "required")
+				driveViews(t, ctx, nodeBin, chromium, dir, d.Client, map[string]any{"mode": "declined", "collection": colID, "remove": ids[0]})
+				declined := false
+				for _, rec := range toolCalls(textRecords(t, d.stderr), "remove_from_collection") {
+					declined = declined || (rec["outcome"] == "declined" && rec["confirmed"] == "declined")
+				}
+				assert.True(t, declined, "the view's remove was asked about, declined, and recorded so")
+				items := structuredOf(t, callOK(t, ctx, w.c, "get_collection_items", map[string]any{"collection_id": colID}))["items"].([]any)
+				assert.Len(t, items, 3, "the declined removal removed nothing")
+			}
+
 			for _, f := range []string{"search-light.png", "profile-dark.png", "collection-light.png", "collection-narrow-dark.png", "collection-refused.png", "collection-remove-refused.png", "hostile-narrow-dark.png", "search-narrow-dark.png"} {
 				st, err := os.Stat(filepath.Join(dir, f))
 				if assert.NoError(t, err, "screenshot %s", f) {
@@ -137,6 +158,13 @@ func TestViewsInABrowserHost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// declining is the person at the keyboard who declines every write.
+type declining struct{}
+
+func (declining) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
 }
 
 // driveViews runs e2e/views/drive.mjs against c: the page's MCP requests

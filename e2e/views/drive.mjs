@@ -5,7 +5,7 @@
 // where the Go test's MCP client forwards it to the real server.
 //
 // Environment: RPC_URL, CHROMIUM (the browser), OUT_DIR (screenshots),
-// SCENARIO (JSON: mode "writes" or "readonly", and the ids to use).
+// SCENARIO (JSON: mode "writes", "readonly" or "declined", and the ids to use).
 // Prints one JSON report on stdout; a failed check exits 1 with the reason.
 import * as esbuild from "esbuild";
 import puppeteer from "puppeteer-core";
@@ -205,6 +205,17 @@ try {
       await open({ tool: "search_companies", args: { country: "DE", limit: 4 }, theme: "dark", width: 360 }, () => document.querySelectorAll("tbody tr[data-id]").length > 0);
       await shot("search-narrow-dark.png");
     }
+  } else if (scenario.mode === "declined") {
+    // Writes are on, and the person declines the removal when the server
+    // asks: the view says so in plain words, and the row stays.
+    const { frame } = await open({ tool: "get_collection_items", args: { collection_id: scenario.collection }, theme: "light" }, () => document.querySelector("form.add"));
+    const before = await rowIDs(frame);
+    await frame.click(`button.remove[data-id="${scenario.remove}"]`);
+    await frame.waitForSelector(".removal .refusal", { timeout: 20000 });
+    const declined = await frame.$eval(".removal .refusal p", (e) => e.textContent);
+    check(declined === "The change was not confirmed, so nothing was changed.", `a declined removal in plain words: ${declined}`);
+    check(JSON.stringify(await rowIDs(frame)) === JSON.stringify(before), "nothing was removed");
+    report.views.declined = { declined };
   } else {
     // Writes are off: the view's add is refused by the server's gate, and
     // the view says so in plain words.
