@@ -51,7 +51,11 @@ func TestCompaniesOutOfRangeIsRefused(t *testing.T) {
 	} {
 		_, err := ParseConfig(tt.args, tt.getenv, io.Discard)
 		require.Error(t, err, "%v", tt.args)
-		assert.True(t, strings.HasPrefix(err.Error(), "--companies (MCP_COMPANIES): "), "%v", err)
+		named := "--companies "
+		if len(tt.args) == 1 {
+			named = "MCP_COMPANIES="
+		}
+		assert.True(t, strings.HasPrefix(err.Error(), named), "named as it was given: %v", err)
 		assert.Contains(t, err.Error(), "out of range; give 1 to 1000000")
 	}
 }

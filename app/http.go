@@ -38,7 +38,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	h := cfg.HTTP
 	ln, err := net.Listen("tcp", h.Addr)
 	if err != nil {
-		return config.Misconfigured(fmt.Errorf("--http %s: %w", h.Addr, err))
+		return config.Misconfigured(fmt.Errorf("%s: %w", cfg.Setting("http", h.Addr), err))
 	}
 	defer ln.Close()
 	publicURL := h.PublicURL
@@ -47,7 +47,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	}
 	pub, err := url.Parse(publicURL)
 	if err != nil {
-		return fmt.Errorf("--public-url: %w", err)
+		return fmt.Errorf("%s: %w", cfg.Name("public-url"), err)
 	}
 
 	m := metrics.New(ToolNames())
@@ -189,7 +189,7 @@ func newAuthenticator(ctx context.Context, cfg config.Config, logger *slog.Logge
 		OnInsufficientScope: b.emb.endNarrowGrants,
 	})
 	if err != nil {
-		return nil, config.Misconfigured(fmt.Errorf("--oauth-issuer: %w", err))
+		return nil, config.Misconfigured(fmt.Errorf("%s: %w", cfg.Name("oauth-issuer"), err))
 	}
 	return users, nil
 }

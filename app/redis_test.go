@@ -41,9 +41,9 @@ func TestRedisURLIsCheckedAtStartUp(t *testing.T) {
 	assert.Equal(t, "redis://127.0.0.1:6380", cfg.RedisURL, "the flag wins over the environment")
 
 	for _, tt := range []struct{ url, want string }{
-		{"http://127.0.0.1:6379", "--redis-url (REDIS_URL): not a usable Redis URL (want redis://[user:password@]host:port[/db], rediss://… or unix:///path): invalid URL scheme: http"},
-		{"redis://:hunter2@127.0.0.1:port", "--redis-url (REDIS_URL): not a usable Redis URL"},
-		{"redis://:hunter2@cache.example:6379", "--redis-url (REDIS_URL): the Redis URL sends a password in the clear to cache.example:6379; use rediss:// (TLS) for a Redis that is not on loopback"},
+		{"http://127.0.0.1:6379", "--redis-url: not a usable Redis URL (want redis://[user:password@]host:port[/db], rediss://… or unix:///path): invalid URL scheme: http"},
+		{"redis://:hunter2@127.0.0.1:port", "--redis-url: not a usable Redis URL"},
+		{"redis://:hunter2@cache.example:6379", "--redis-url: the Redis URL sends a password in the clear to cache.example:6379; use rediss:// (TLS) for a Redis that is not on loopback"},
 	} {
 		_, err := parse(nil, "--redis-url", tt.url)
 		require.Error(t, err, tt.url)
@@ -51,7 +51,7 @@ func TestRedisURLIsCheckedAtStartUp(t *testing.T) {
 		assert.NotContains(t, err.Error(), "hunter2", "the password is never repeated")
 	}
 	_, err = parse(nil, "--redis-url", "redis://127.0.0.1:6379", "--redis-timeout", "0s")
-	assert.EqualError(t, err, "--redis-timeout: 0s is out of range; give a duration above 0 and at most 1m, e.g. --redis-timeout 50ms")
+	assert.EqualError(t, err, "--redis-timeout 0s is out of range; give a duration above 0 and at most 1m, e.g. --redis-timeout 50ms")
 }
 
 // replica is one MCP server of a deployment: its own limiter and

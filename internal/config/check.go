@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -15,20 +16,21 @@ import (
 
 // Misconfiguration stops start-up before anything starts (no backend, no
 // issuer, no port), with one line that names the flag or variable and the
-// fix; cmd/server exits 2 on it.
+// fix; the command line exits 2 on it.
 
 // endpointExample is a correct --endpoint, shown with every endpoint error.
-const endpointExample = "--endpoint https://abc123example.appsync-api.eu-west-1.amazonaws.com/graphql"
+const endpointExample = "https://abc123example.appsync-api.eu-west-1.amazonaws.com/graphql"
 
 // maxTimeout bounds --timeout: a backend call longer than this holds an
 // agent's turn for minutes, which no deployment wants.
 const maxTimeout = 10 * time.Minute
 
-// check validates what ParseConfig read, in the order an operator would fix
-// it: where the backend is, then sizes, then the specs.
+// check validates what Parse read, in the order an operator would fix it:
+// where the backend is, then sizes, then the specs.
 func (c Config) check(getenv func(string) string, toolNames []string) error {
+	s := c.from
 	if !c.Embedded {
-		if err := checkEndpoint(c.Endpoint); err != nil {
+		if err := checkEndpoint(c.Endpoint, s); err != nil {
 			return err
 		}
 	}
@@ -40,20 +42,25 @@ func (c Config) check(getenv func(string) string, toolNames []string) error {
 	if err := checkEmbedded(c); err != nil {
 		return err
 	}
+	if c.DataDir != "" {
+		// A missing directory is made at start; a file in its place is a
+		// mistake to name now, not after the backend began.
+		if fi, err := os.Stat(c.DataDir); err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s is a file, not a directory; give a directory for the embedded backend's database, or unset it for the user cache dir", s.setting("data-dir", c.DataDir))
+		}
+	}
 	if c.Timeout <= 0 || c.Timeout > maxTimeout {
-		return fmt.Errorf("--timeout: %s is out of range; give a duration above 0 and at most %s, e.g. --timeout 15s", c.Timeout, maxTimeout)
+		return fmt.Errorf("--timeout %s is out of range; give a duration above 0 and at most %s, e.g. --timeout 15s", c.Timeout, maxTimeout)
 	}
 	if c.MaxAnswerBytes < tools.MinAnswerBound || c.MaxAnswerBytes > maxAnswerBytes {
-		return fmt.Errorf("--max-answer-bytes (MCP_MAX_ANSWER_BYTES): %d is out of range; give %d to %d, e.g. --max-answer-bytes %d",
-			c.MaxAnswerBytes, tools.MinAnswerBound, maxAnswerBytes, tools.DefaultAnswerBound)
+		return fmt.Errorf("%s is out of range; give %d to %d, e.g. %s",
+			s.setting("max-answer-bytes", strconv.Itoa(c.MaxAnswerBytes)), tools.MinAnswerBound, maxAnswerBytes, s.setting("max-answer-bytes", strconv.Itoa(tools.DefaultAnswerBound)))
 	}
-	if _, err := NewLogger(nil, c.LogFormat, c.LogLevel); err != nil {
-		return err
+	if !validLevel(c.LogLevel) {
+		return fmt.Errorf("%s: %q is not one of debug, info, warn, error", s.name("log-level"), c.LogLevel)
 	}
-	// Rate-limit specs are checked here, before the embedded backend
-	// builds its database, not after.
-	if _, err := ratelimit.ParseSpecs(c.RateLimits, toolNames); err != nil {
-		return fmt.Errorf("--rate-limit: %w", err)
+	if !validFormat(c.LogFormat) {
+		return fmt.Errorf("%s: %q is not text or json", s.name("log-format"), c.LogFormat)
 	}
 	return c.checkRedis()
 }
@@ -63,11 +70,11 @@ func (c Config) check(getenv func(string) string, toolNames []string) error {
 func (c Config) checkRedis() error {
 	if c.RedisURL != "" {
 		if _, err := ratelimit.ParseRedisURL(c.RedisURL); err != nil {
-			return fmt.Errorf("--redis-url (REDIS_URL): %w", err)
+			return fmt.Errorf("%s: %w", c.from.name("redis-url"), err)
 		}
 	}
 	if c.RedisTimeout <= 0 || c.RedisTimeout > time.Minute {
-		return fmt.Errorf("--redis-timeout: %s is out of range; give a duration above 0 and at most 1m, e.g. --redis-timeout 50ms", c.RedisTimeout)
+		return fmt.Errorf("--redis-timeout %s is out of range; give a duration above 0 and at most 1m, e.g. --redis-timeout 50ms", c.RedisTimeout)
 	}
 	return nil
 }
@@ -75,38 +82,45 @@ func (c Config) checkRedis() error {
 // checkEndpoint checks --endpoint: an absolute https URL with a host and a
 // path (AppSync's ends in /graphql); plain http only to loopback, since the
 // credentials ride on every request.
-func checkEndpoint(raw string) error {
-	s := strings.TrimSpace(raw)
+func checkEndpoint(raw string, s sources) error {
+	v := strings.TrimSpace(raw)
 	fail := func(problem string) error {
-		return fmt.Errorf("--endpoint (APPSYNC_ENDPOINT): %s; give the API's full GraphQL URL, e.g. %s", problem, endpointExample)
+		return fmt.Errorf("%s: %s; give the API's full GraphQL URL, e.g. %s", s.name("endpoint"), problem, s.setting("endpoint", endpointExample))
 	}
-	if !strings.Contains(s, "://") {
-		return fail(fmt.Sprintf("%q has no scheme", s))
+	if !strings.Contains(v, "://") {
+		return fail(fmt.Sprintf("%q has no scheme", v))
 	}
-	u, err := url.Parse(s)
+	u, err := url.Parse(v)
 	if err != nil {
-		return fail(fmt.Sprintf("%q is not a URL", s))
+		return fail(fmt.Sprintf("%q is not a URL", v))
 	}
-	if err := auth.CheckSecureURL(s); err != nil {
+	if err := auth.CheckSecureURL(v); err != nil {
 		return fail(err.Error())
 	}
 	if u.Path == "" || u.Path == "/" {
-		return fail(fmt.Sprintf("%q has no path", s))
+		return fail(fmt.Sprintf("%q has no path", v))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return fail(fmt.Sprintf("%q carries a query or fragment", s))
+		return fail(fmt.Sprintf("%q carries a query or fragment", v))
 	}
 	return nil
 }
 
 // parseErrorClasses reads ERROR_CLASSES (comma-separated) and the repeated
-// --error-class flags, the flags last so they win for the same type.
+// --error-class flags, the flags last so they win for the same type. Each
+// is checked where it was given, so that a refusal names it.
 func parseErrorClasses(env string, flags []string) (tools.ErrorClasses, error) {
 	var specs []string
 	for spec := range strings.SplitSeq(env, ",") {
 		if strings.TrimSpace(spec) != "" {
 			specs = append(specs, spec)
 		}
+	}
+	if _, err := tools.ParseErrorClasses(specs); err != nil {
+		return tools.ErrorClasses{}, fmt.Errorf("ERROR_CLASSES: %w", err)
+	}
+	if _, err := tools.ParseErrorClasses(flags); err != nil {
+		return tools.ErrorClasses{}, fmt.Errorf("--error-class: %w", err)
 	}
 	fromEnv := len(specs)
 	specs = append(specs, flags...)
@@ -124,51 +138,9 @@ func parseErrorClasses(env string, flags []string) (tools.ErrorClasses, error) {
 	}
 	ec, err := tools.ParseErrorClasses(kept)
 	if err != nil {
-		return ec, fmt.Errorf("--error-class (ERROR_CLASSES): %w", err)
+		return ec, fmt.Errorf("ERROR_CLASSES and --error-class: %w", err)
 	}
 	return ec, nil
-}
-
-// envReader reads typed environment variables, keeping the first that does
-// not parse: a variable set to a value that means nothing is a mistake to
-// report, never a silent fall back to the default.
-type envReader struct {
-	getenv func(string) string
-	err    error
-}
-
-func (e *envReader) bool(name string) bool {
-	v := strings.TrimSpace(e.getenv(name))
-	if v == "" {
-		return false
-	}
-	switch strings.ToLower(v) {
-	case "1", "t", "true", "yes", "y", "on":
-		return true
-	case "0", "f", "false", "no", "n", "off":
-		return false
-	}
-	if e.err == nil {
-		e.err = fmt.Errorf("%s: %q is not true or false; set %s=true or unset it", name, v, name)
-	}
-	return false
-}
-
-func (e *envReader) int(name string) int {
-	v := strings.TrimSpace(e.getenv(name))
-	if v == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil && e.err == nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			e.err = fmt.Errorf("%s: %q is out of range", name, v)
-		} else {
-			e.err = fmt.Errorf("%s: %q is not a whole number; set it like %s=20000", name, v, name)
-		}
-	}
-	return n
 }
 
 // misconfiguration is a start-up failure the operator fixes in flags or
@@ -182,8 +154,9 @@ func (m misconfiguration) Unwrap() error { return m.err }
 // environment.
 func Misconfigured(err error) error { return misconfiguration{err} }
 
-// IsMisconfiguration reports whether an error from ParseConfig or Run is the
-// operator's to fix (cmd/server exits 2 for it, 1 for anything else).
+// IsMisconfiguration reports whether an error from Parse, or from starting
+// the server, is the operator's to fix (the command line exits 2 for it, 1
+// for anything else).
 func IsMisconfiguration(err error) bool {
 	var m misconfiguration
 	return errors.As(err, &m)

@@ -1,6 +1,7 @@
 // Package config is the server's configuration: every flag and environment
 // variable is read here, once, into a Config, and checked before anything
-// starts. An error names the setting and says how to fix it, in one line.
+// starts. A mistake is refused in one line that names the setting as the
+// person gave it (the flag, or the variable) and says how to fix it.
 package config
 
 import (
@@ -8,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,8 +58,11 @@ type Config struct {
 	ErrorClasses tools.ErrorClasses
 	// HTTP configures the HTTP service (--http and the flags beside it).
 	HTTP HTTPConfig
-	// Confirm is how writes are confirmed by a person (config_confirm.go).
+	// Confirm is how writes are confirmed by a person (confirm.go).
 	Confirm ConfirmConfig
+
+	// from says how each setting was given (names.go).
+	from sources
 }
 
 // ErrVersion is what Parse returns for --version: print the build and exit
@@ -70,115 +75,221 @@ type repeated []string
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
 
-// Parse reads flags from args, with the environment (through getenv) as the
-// fallback for each. A flag given explicitly wins over the environment.
-// --help writes the usage to usage. catalogue is every tool the server can
-// serve (the names --rate-limit and --allow-mutations accept): the tools are
-// assembled elsewhere, and configuration only needs their facts.
-func Parse(args []string, getenv func(string) string, usage io.Writer, catalogue []tools.Facts) (Config, error) {
+// flags are the values of the flags that Config does not hold as they are
+// given: they are read into it after parsing.
+type flags struct {
+	auth                     string
+	rateLimits, errorClasses repeated
+	issuers, origins, hosts  repeated
+	confirmMode, confirmKey  string
+	version                  bool
+	writes, names            []string
+}
+
+// newFlagSet registers every flag on a new flag set, with its built-in
+// default: the environment is read after parsing (fromEnvironment), so
+// that --help shows the defaults and never a value from the environment,
+// which may be a secret. It prints nothing itself: a mistake is refused in
+// one line (FlagError), and --help is printed by PrintUsage.
+func newFlagSet(c *Config, catalogue []tools.Facts) (*flag.FlagSet, *flags) {
 	fs := flag.NewFlagSet("mcp-server", flag.ContinueOnError)
-	// The flag package prints the whole usage after any mistake; a mistake
-	// gets one line here instead (flagError), and --help the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	var c Config
-	var names, writes []string
-	for _, f := range catalogue {
-		names = append(names, f.Name)
-		if f.Writes() {
-			writes = append(writes, f.Name)
+	f := &flags{}
+	for _, t := range catalogue {
+		f.names = append(f.names, t.Name)
+		if t.Writes() {
+			f.writes = append(f.writes, t.Name)
 		}
 	}
-	c.Mutations = Mutations{writes: writes}
-	var rateLimits, errorClasses repeated
-	var authFlag string
-	env := &envReader{getenv: getenv}
-	fs.StringVar(&c.Endpoint, "endpoint", getenv("APPSYNC_ENDPOINT"), "AppSync GraphQL URL (env APPSYNC_ENDPOINT)")
-	fs.BoolVar(&c.Embedded, "embedded", env.bool("MCP_EMBEDDED"), "start the embedded local backend in-process and use it (a complete demo)")
-	fs.StringVar(&c.DataDir, "data-dir", getenv("MCP_DATA_DIR"), "embedded backend: where its database lives (default: the user cache dir)")
-	companies := defaultCompanies
-	if strings.TrimSpace(getenv("MCP_COMPANIES")) != "" {
-		companies = env.int("MCP_COMPANIES") // 0 is refused, not read as the default
-	}
-	fs.IntVar(&c.Companies, "companies", companies, companiesUsage)
-	fs.StringVar(&authFlag, "auth", getenv("MCP_AUTH"), "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
-	mutationsErr := c.Mutations.Set(getenv("ALLOW_MUTATIONS"))
-	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(writes, ", ")+" (env ALLOW_MUTATIONS)")
-	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", env.bool("HIDE_DISABLED_TOOLS"), "leave disabled write tools out of tools/list")
-	fs.BoolVar(&c.FeedbackTool, "feedback-tool", env.bool("MCP_FEEDBACK_TOOL"), "also serve report_missing_capability, with which a model records a need no tool meets (a log record and a metric; no backend call) (env MCP_FEEDBACK_TOOL)")
-	fs.Var(&rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable (env RATE_LIMITS, comma-separated)")
-	fs.Var(&errorClasses, "error-class", "map a resolver's own errorType to a class, TYPE=CLASS (TYPE may end in *); repeatable (env ERROR_CLASSES, comma-separated)")
-	fs.StringVar(&c.RedisURL, "redis-url", getenv("REDIS_URL"), "keep rate-limit buckets in this Redis, shared by all replicas: redis://[user:password@]host:port[/db] or rediss://… (env REDIS_URL; default: in this process)")
+	c.Mutations = Mutations{writes: f.writes}
+	fs.StringVar(&c.Endpoint, "endpoint", "", "AppSync GraphQL URL")
+	fs.BoolVar(&c.Embedded, "embedded", false, "start the embedded local backend in-process and use it (a complete demo)")
+	fs.StringVar(&c.DataDir, "data-dir", "", "embedded backend: where its database lives (default: the user cache dir)")
+	fs.IntVar(&c.Companies, "companies", defaultCompanies, companiesUsage)
+	fs.StringVar(&f.auth, "auth", "", "force one auth method: oidc, sigv4 or apikey (default: the chain OIDC, SigV4, API key)")
+	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(f.writes, ", "))
+	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", false, "leave disabled write tools out of tools/list")
+	fs.BoolVar(&c.FeedbackTool, "feedback-tool", false, "also serve report_missing_capability, with which a model records a need no tool meets (a log record and a metric; no backend call)")
+	fs.Var(&f.rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable")
+	fs.Var(&f.errorClasses, "error-class", "map a resolver's own errorType to a class, TYPE=CLASS (TYPE may end in *); repeatable")
+	fs.StringVar(&c.RedisURL, "redis-url", "", "keep rate-limit buckets in this Redis, shared by all replicas: redis://[user:password@]host:port[/db] or rediss://… (default: in this process)")
 	fs.DurationVar(&c.RedisTimeout, "redis-timeout", ratelimit.DefaultRedisTimeout, "deadline for each rate-limit check in Redis; a limited call is refused when Redis does not answer in time")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline for each backend call")
-	answerBytes := tools.DefaultAnswerBound
-	if strings.TrimSpace(getenv("MCP_MAX_ANSWER_BYTES")) != "" {
-		answerBytes = env.int("MCP_MAX_ANSWER_BYTES")
+	fs.IntVar(&c.MaxAnswerBytes, "max-answer-bytes", tools.DefaultAnswerBound, maxAnswerUsage)
+	fs.StringVar(&c.LogFormat, "log-format", "text", "log format on stderr: text or json")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.BoolVar(&f.version, "version", false, "print the version, the VCS revision, whether the tree was modified and the catalogue hash, then exit")
+	httpFlags(fs, &c.HTTP, f)
+	confirmFlags(fs, f)
+	// --help says which variable stands in for each flag.
+	for _, b := range bindings {
+		if fl := fs.Lookup(b.flag); fl != nil {
+			if b.list {
+				fl.Usage += " (env " + b.env + ", comma-separated)"
+			} else {
+				fl.Usage += " (env " + b.env + ")"
+			}
+		}
 	}
-	fs.IntVar(&c.MaxAnswerBytes, "max-answer-bytes", answerBytes, maxAnswerUsage)
-	fs.StringVar(&c.LogFormat, "log-format", envOr(getenv("LOG_FORMAT"), "text"), "log format on stderr: text or json")
-	fs.StringVar(&c.LogLevel, "log-level", envOr(getenv("LOG_LEVEL"), "info"), "log level: debug, info, warn or error")
-	version := fs.Bool("version", false, "print the version, the VCS revision, whether the tree was modified and the catalogue hash, then exit")
-	finishHTTP := httpFlags(fs, &c.HTTP, getenv)
-	finishConfirm := confirmFlags(fs, &c.Confirm, getenv)
+	return fs, f
+}
+
+// Parse reads flags from args, with the environment (through getenv) as the
+// fallback for each: a flag given explicitly wins over its variable, except
+// for the list flags, where the two add up. catalogue is every tool the
+// server can serve (the names --rate-limit and --allow-mutations accept):
+// the tools are assembled elsewhere, and configuration only needs their
+// facts. It returns flag.ErrHelp for --help (PrintUsage prints it) and
+// ErrVersion for --version.
+func Parse(args []string, getenv func(string) string, catalogue []tools.Facts) (Config, error) {
+	var c Config
+	fs, f := newFlagSet(&c, catalogue)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(usage)
-			usageWithEnvironment(fs, usage)()
 			return c, err
 		}
-		return c, flagError(fs, err)
+		return c, FlagError(fs, err)
 	}
-	if *version {
+	if f.version {
 		return c, ErrVersion // whatever else is set: a version is always printable
 	}
-	if mutationsErr != nil {
-		return c, fmt.Errorf("ALLOW_MUTATIONS: %w", mutationsErr)
-	}
-	finishHTTP()
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q; flags start with --", fs.Arg(0))
 	}
-	if env.err != nil {
-		return c, env.err
+	c.from = sources{flags: map[string]bool{}, env: map[string]bool{}, envItems: map[string]map[string]bool{}}
+	fs.Visit(func(fl *flag.Flag) { c.from.flags[fl.Name] = true })
+	if err := c.fromEnvironment(fs, getenv); err != nil {
+		return c, err
 	}
-	if env := getenv("RATE_LIMITS"); env != "" {
-		c.RateLimits = append(c.RateLimits, env)
-	}
-	c.RateLimits = append(c.RateLimits, rateLimits...)
-	switch m := auth.Method(strings.ToLower(authFlag)); m {
-	case "", auth.OIDC, auth.SigV4, auth.APIKey:
-		c.Auth = m
-	default:
-		return c, fmt.Errorf("--auth: %q is not oidc, sigv4 or apikey", authFlag)
+	if err := c.readFlags(f, getenv); err != nil {
+		return c, err
 	}
 	if !c.Embedded && c.Endpoint == "" {
-		return c, errors.New("no backend: set --endpoint (or APPSYNC_ENDPOINT) to the AppSync GraphQL URL, or use --embedded for the local demo backend")
+		return c, errors.New("no backend: set --endpoint (or APPSYNC_ENDPOINT) to the AppSync GraphQL URL, or use --embedded (or MCP_EMBEDDED=true) for the local demo backend")
 	}
 	if c.Embedded && c.Endpoint != "" {
-		return c, errors.New("--embedded and --endpoint exclude each other: the embedded backend chooses its own endpoint")
-	}
-	var err error
-	if c.ErrorClasses, err = parseErrorClasses(getenv("ERROR_CLASSES"), errorClasses); err != nil {
-		return c, err
+		return c, fmt.Errorf("%s and %s exclude each other: the embedded backend chooses its own endpoint; drop one", c.from.name("embedded"), c.from.name("endpoint"))
 	}
 	if err := validateHTTP(&c); err != nil {
-		return c, err
-	}
-	if err := finishConfirm(); err != nil {
 		return c, err
 	}
 	if err := c.checkConfirm(); err != nil {
 		return c, err
 	}
-	return c, c.check(getenv, names)
+	return c, c.check(getenv, f.names)
 }
 
-func envOr(v, def string) string {
-	if v == "" {
-		return def
+// fromEnvironment sets each flag not given on the command line from its
+// variable, when that is set. A variable whose value means nothing is a
+// mistake to report, never a silent fall back to the default. The list
+// flags are read in readFlags.
+func (c *Config) fromEnvironment(fs *flag.FlagSet, getenv func(string) string) error {
+	for _, b := range bindings {
+		raw := getenv(b.env)
+		v := strings.TrimSpace(raw)
+		if b.list || v == "" || c.from.flags[b.flag] {
+			continue
+		}
+		c.from.env[b.flag] = true
+		fl := fs.Lookup(b.flag)
+		getter, _ := fl.Value.(flag.Getter)
+		var get any
+		if getter != nil {
+			get = getter.Get()
+		}
+		switch get.(type) {
+		case bool:
+			on, ok := envBool(v)
+			if !ok {
+				return fmt.Errorf("%s: %q is not true or false; set %s=true or unset it", b.env, v, b.env)
+			}
+			_ = fl.Value.Set(strconv.FormatBool(on))
+		case int:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				if ne, ok := errors.AsType[*strconv.NumError](err); ok && errors.Is(ne.Err, strconv.ErrRange) {
+					return fmt.Errorf("%s: %q is out of range; set it like %s=%s", b.env, v, b.env, fl.DefValue)
+				}
+				return fmt.Errorf("%s: %q is not a whole number; set it like %s=%s", b.env, v, b.env, fl.DefValue)
+			}
+			_ = fl.Value.Set(strconv.Itoa(n))
+		case string:
+			_ = fl.Value.Set(raw)
+		default:
+			// A value of its own kind (--allow-mutations) says what is
+			// wrong in its own words.
+			if err := fl.Value.Set(v); err != nil {
+				return fmt.Errorf("%s=%s: %w", b.env, v, err)
+			}
+		}
 	}
-	return v
+	return nil
+}
+
+// envBool reads a boolean variable in the spellings people use.
+func envBool(v string) (on, ok bool) {
+	switch strings.ToLower(v) {
+	case "1", "t", "true", "yes", "y", "on":
+		return true, true
+	case "0", "f", "false", "no", "n", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// readFlags reads into c the flags it does not hold as given: the list
+// flags (the variable's items first, then the flags'), --auth, and the
+// confirmation settings.
+func (c *Config) readFlags(f *flags, getenv func(string) string) error {
+	list := func(flag string, given []string) []string {
+		items := splitList([]string{getenv(envOf(flag))})
+		if len(items) > 0 {
+			c.from.env[flag] = true
+			c.from.envItems[flag] = map[string]bool{}
+			for _, it := range items {
+				c.from.envItems[flag][it] = true
+			}
+		}
+		return append(items, splitList(given)...)
+	}
+	c.HTTP.Issuers = list("oauth-issuer", f.issuers)
+	c.HTTP.AllowedOrigins = list("allowed-origins", f.origins)
+	c.HTTP.AllowedHosts = list("allowed-hosts", f.hosts)
+	c.HTTP.Exchange = ExchangeSettings{
+		ClientID:     getenv("MCP_EXCHANGE_CLIENT_ID"),
+		ClientSecret: getenv("MCP_EXCHANGE_CLIENT_SECRET"),
+		Audience:     getenv("MCP_EXCHANGE_AUDIENCE"),
+		TokenURL:     getenv("MCP_EXCHANGE_TOKEN_URL"),
+	}
+	// Each spec is checked where it was given, so that a refusal names
+	// the variable or the flag.
+	if env := getenv("RATE_LIMITS"); strings.TrimSpace(env) != "" {
+		c.from.env["rate-limit"] = true
+		if _, err := ratelimit.ParseSpecs([]string{env}, f.names); err != nil {
+			return fmt.Errorf("RATE_LIMITS: %s", strings.TrimPrefix(err.Error(), "ratelimit: "))
+		}
+		c.RateLimits = append(c.RateLimits, env)
+	}
+	if _, err := ratelimit.ParseSpecs(f.rateLimits, f.names); err != nil {
+		return fmt.Errorf("--rate-limit: %s", strings.TrimPrefix(err.Error(), "ratelimit: "))
+	}
+	c.RateLimits = append(c.RateLimits, f.rateLimits...)
+	if _, err := ratelimit.ParseSpecs(c.RateLimits, f.names); err != nil {
+		// Each is good alone, but together they limit a tool twice.
+		return fmt.Errorf("RATE_LIMITS and --rate-limit: %s", strings.TrimPrefix(err.Error(), "ratelimit: "))
+	}
+	var err error
+	if c.ErrorClasses, err = parseErrorClasses(getenv("ERROR_CLASSES"), f.errorClasses); err != nil {
+		return err
+	}
+	switch m := auth.Method(strings.ToLower(f.auth)); m {
+	case "", auth.OIDC, auth.SigV4, auth.APIKey:
+		c.Auth = m
+	default:
+		return fmt.Errorf("%s: %q is not oidc, sigv4 or apikey; give one of them, or none for the chain", c.from.name("auth"), f.auth)
+	}
+	return c.readConfirm(f)
 }
 
 // maxAnswerBytes is the largest --max-answer-bytes: an answer past a
@@ -187,41 +298,60 @@ const maxAnswerBytes = 1 << 20
 
 // maxAnswerUsage describes --max-answer-bytes in --help.
 var maxAnswerUsage = fmt.Sprintf("the most bytes one tool answer may carry, its structured JSON and its text counted; "+
-	"a list answer past it is cut at a whole record, with truncated: true, a note and a cursor to the rest; %d to %d (env MCP_MAX_ANSWER_BYTES)",
+	"a list answer past it is cut at a whole record, with truncated: true, a note and a cursor to the rest; %d to %d",
 	tools.MinAnswerBound, maxAnswerBytes)
 
-// flagError rewrites the flag package's errors as one line that names the
+// FlagError rewrites the flag package's errors as one line that names the
 // flag as the person wrote it and what to do: a misspelt flag gets the
-// closest real one, a bad value what the flag takes.
-func flagError(fs *flag.FlagSet, err error) error {
+// closest real one, a bad value what the flag takes. fs's name is the
+// command ("mcp-server", "mcp-server catalog"), whose --help lists them.
+func FlagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
+	help := fs.Name() + " --help"
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		if near := suggest.Near(name, names, 1); len(near) > 0 {
-			return fmt.Errorf("unknown flag --%s; did you mean --%s? (mcp-server --help lists every flag)", name, near[0])
+			return fmt.Errorf("unknown flag --%s; did you mean --%s? (%s lists every flag)", name, near[0], help)
 		}
-		return fmt.Errorf("unknown flag --%s; mcp-server --help lists every flag", name)
+		return fmt.Errorf("unknown flag --%s; %s lists every flag", name, help)
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return fmt.Errorf("--%s needs a value: --%s VALUE (mcp-server --help says what it takes)", strings.TrimLeft(name, "-"), strings.TrimLeft(name, "-"))
+		name = strings.TrimLeft(name, "-")
+		return fmt.Errorf("--%s needs a value: --%s VALUE (%s says what it takes)", name, name, help)
 	}
 	// invalid value "x" for flag -name: why
-	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
-		if value, tail, ok := strings.Cut(rest, " for flag -"); ok {
-			name, why, _ := strings.Cut(tail, ": ")
-			name = strings.TrimLeft(name, "-")
-			if f := fs.Lookup(name); f != nil {
-				return fmt.Errorf("--%s %s: %s; it takes %s", name, value, why, strings.TrimSuffix(f.Usage, "."))
-			}
-		}
+	// invalid boolean value "x" for -name: why
+	rest, ok := strings.CutPrefix(msg, "invalid value ")
+	sep := " for flag -"
+	if !ok {
+		rest, ok = strings.CutPrefix(msg, "invalid boolean value ")
+		sep = " for -"
 	}
-	if rest, ok := strings.CutPrefix(msg, "invalid boolean value "); ok {
-		if value, name, ok := strings.Cut(rest, " for -"); ok {
-			name, _, _ = strings.Cut(name, ":")
-			return fmt.Errorf("--%s %s: not true or false; write --%s alone for true, or --%s=false", name, value, name, name)
-		}
+	if !ok {
+		return err
 	}
-	return err
+	value, tail, ok := strings.Cut(rest, sep)
+	name, why, _ := strings.Cut(tail, ": ")
+	name = strings.TrimLeft(name, "-")
+	f := fs.Lookup(name)
+	if !ok || f == nil {
+		return err
+	}
+	getter, builtin := f.Value.(flag.Getter)
+	if !builtin {
+		// A value of its own kind says what is wrong in its own words.
+		return fmt.Errorf("--%s %s: %s", name, value, why)
+	}
+	switch getter.Get().(type) {
+	case bool:
+		return fmt.Errorf("--%s %s: not true or false; write --%s alone for true, or --%s=false", name, value, name, name)
+	case time.Duration:
+		why = "not a duration such as 15s or 2m"
+	case int:
+		why = "not a whole number"
+	}
+	usage, _, _ := strings.Cut(f.Usage, " (env ") // the flag's error names the flag only
+	return fmt.Errorf("--%s %s: %s (--%s: %s)", name, value, why, name, strings.TrimSuffix(usage, "."))
 }

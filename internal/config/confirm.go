@@ -26,27 +26,29 @@ type ConfirmConfig struct {
 // required is the operator's stricter choice; off is for unattended agents.
 const defaultConfirmMode = tools.ConfirmAsk
 
-// confirmFlags registers the confirmation flags; the func it returns reads
-// them after parsing.
-func confirmFlags(fs *flag.FlagSet, c *ConfirmConfig, getenv func(string) string) func() error {
-	mode := fs.String("confirm-writes", envOr(getenv("CONFIRM_WRITES"), string(defaultConfirmMode)),
-		"show the person each write's preview and write only on accept: off, ask (where the client can ask; the default) or required (refuse clients that cannot ask) (env CONFIRM_WRITES)")
-	key := fs.String("confirm-state-key", getenv("CONFIRM_STATE_KEY"),
-		"key sealing a pending confirmation so any replica can finish it: 32 random bytes in base64 (openssl rand -base64 32), or file:PATH; every replica needs the same (env CONFIRM_STATE_KEY)")
-	return func() error {
-		m, err := tools.ParseConfirmMode(*mode)
-		if err != nil {
-			return fmt.Errorf("--confirm-writes (CONFIRM_WRITES): %w", err)
-		}
-		c.Mode = m
-		if *key != "" {
-			// The key's text is never echoed: it is a secret.
-			if c.Key, err = sealed.ParseKey(*key); err != nil {
-				return fmt.Errorf("--confirm-state-key (CONFIRM_STATE_KEY): %w", err)
-			}
-		}
-		return nil
+// confirmFlags registers the confirmation flags; readConfirm reads them
+// after parsing.
+func confirmFlags(fs *flag.FlagSet, f *flags) {
+	fs.StringVar(&f.confirmMode, "confirm-writes", string(defaultConfirmMode),
+		"show the person each write's preview and write only on accept: off, ask (where the client can ask; the default) or required (refuse clients that cannot ask)")
+	fs.StringVar(&f.confirmKey, "confirm-state-key", "",
+		"key sealing a pending confirmation so any replica can finish it: 32 random bytes in base64 (openssl rand -base64 32), or file:PATH; every replica needs the same")
+}
+
+// readConfirm reads the confirmation settings into c.
+func (c *Config) readConfirm(f *flags) error {
+	m, err := tools.ParseConfirmMode(f.confirmMode)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.from.name("confirm-writes"), err)
 	}
+	c.Confirm.Mode = m
+	if f.confirmKey != "" {
+		// The key's text is never echoed: it is a secret.
+		if c.Confirm.Key, err = sealed.ParseKey(f.confirmKey); err != nil {
+			return fmt.Errorf("%s: %w", c.from.name("confirm-state-key"), err)
+		}
+	}
+	return nil
 }
 
 // checkConfirm refuses a shared HTTP service that would ask for
@@ -60,7 +62,12 @@ func (c Config) checkConfirm() error {
 	if loopbackAddr(c.HTTP.Addr) {
 		return nil
 	}
-	return fmt.Errorf("--confirm-writes=%s on a shared HTTP service needs --confirm-state-key (CONFIRM_STATE_KEY), the same on every replica, "+
+	s, mode := c.from, string(c.Confirm.Mode)
+	confirm := "--confirm-writes=" + mode
+	if s.fromEnv("confirm-writes") {
+		confirm = "CONFIRM_WRITES=" + mode
+	}
+	return fmt.Errorf("%s on a shared HTTP service needs %s, the same on every replica, "+
 		"so that a write confirmed on one replica can be finished on another: generate one with openssl rand -base64 32, "+
-		"or set --confirm-writes=off", c.Confirm.Mode)
+		"or set %s", confirm, s.like("confirm-writes", "confirm-state-key"), s.likeSetting("confirm-writes", "confirm-writes", "off"))
 }

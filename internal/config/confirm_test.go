@@ -25,7 +25,9 @@ func TestConfirmWritesDefaultsToAskAndReadsFlagOrEnvironment(t *testing.T) {
 	assert.Equal(t, tools.ConfirmOff, c.Confirm.Mode, "the flag wins")
 
 	_, err = parseWith([]string{"--embedded", "--confirm-writes=maybe"}, nil)
-	assert.EqualError(t, err, `--confirm-writes (CONFIRM_WRITES): "maybe" is not off, ask or required`)
+	assert.EqualError(t, err, `--confirm-writes: "maybe" is not off, ask or required`)
+	_, err = parseWith([]string{"--embedded"}, map[string]string{"CONFIRM_WRITES": "maybe"})
+	assert.EqualError(t, err, `CONFIRM_WRITES: "maybe" is not off, ask or required`)
 
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("x", 32)))
 	c, err = parseWith([]string{"--embedded"}, map[string]string{"CONFIRM_STATE_KEY": key})
@@ -41,7 +43,7 @@ func TestSharedHTTPServiceThatConfirmsWritesNeedsASharedKey(t *testing.T) {
 		"--public-url", "https://mcp.example.com/mcp", "--allow-mutations"}
 	_, err := parseWith(shared, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "--confirm-writes=ask on a shared HTTP service needs --confirm-state-key (CONFIRM_STATE_KEY), the same on every replica")
+	assert.Contains(t, err.Error(), "--confirm-writes=ask on a shared HTTP service needs --confirm-state-key, the same on every replica")
 
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("x", 32)))
 	for name, c := range map[string]struct {

@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 )
@@ -18,7 +19,8 @@ var companiesUsage = fmt.Sprintf("embedded backend: how many synthetic companies
 // range is refused, never replaced by the default or the maximum.
 func checkEmbedded(c Config) error {
 	if c.Companies < 1 || c.Companies > appsynclocal.MaxCompanies {
-		return fmt.Errorf("--companies (MCP_COMPANIES): %d is out of range; give 1 to %d, e.g. --companies 20000", c.Companies, appsynclocal.MaxCompanies)
+		return fmt.Errorf("%s is out of range; give 1 to %d, e.g. %s",
+			c.from.setting("companies", strconv.Itoa(c.Companies)), appsynclocal.MaxCompanies, c.from.setting("companies", strconv.Itoa(defaultCompanies)))
 	}
 	return nil
 }

@@ -1,9 +1,10 @@
 package config
 
 import (
-	"flag"
 	"fmt"
 	"io"
+
+	"github.com/companyintel/mcp-server/tools"
 )
 
 // EnvVar is one environment variable the server reads.
@@ -67,24 +68,19 @@ var Environment = []EnvVar{
 	{"GOGC", "Go's garbage collector target; when unset, a stdio server uses 400 until it has answered its first request after the handshake, then Go's default (100)"},
 }
 
-// usageWithEnvironment prints the flags, then the environment.
-func usageWithEnvironment(fs *flag.FlagSet, w io.Writer) func() {
-	return func() {
-		fmt.Fprintln(w, "Usage: mcp-server [flags]")
-		fmt.Fprintln(w, "       mcp-server COMMAND [flags]")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Commands:")
-		fmt.Fprintln(w, "  check        pre-flight: configuration, auth, backend and catalogue, then exit (takes the server's flags)")
-		fmt.Fprintln(w, "  catalog      print the tool catalogue as canonical JSON; --hash prints its SHA-256")
-		fmt.Fprintln(w, "  demo-token   mint a token from the embedded issuer for a user of an HTTP server (--server URL --user NAME)")
-		fmt.Fprintln(w, "  --version    print the version, VCS revision and catalogue hash")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Flags:")
-		fs.PrintDefaults()
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Environment (a flag given explicitly wins):")
-		for _, v := range Environment {
-			fmt.Fprintf(w, "  %s\n    \t%s\n", v.Name, v.Meaning)
-		}
+// PrintUsage writes every flag with its built-in default, then every
+// environment variable the server reads: the part of --help that is
+// configuration (the command line adds its commands above it). catalogue
+// is as for Parse.
+func PrintUsage(w io.Writer, catalogue []tools.Facts) {
+	var c Config
+	fs, _ := newFlagSet(&c, catalogue)
+	fs.SetOutput(w)
+	fmt.Fprintln(w, "Flags:")
+	fs.PrintDefaults()
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Environment (a flag given explicitly wins; for the comma-separated lists, the two add up):")
+	for _, v := range Environment {
+		fmt.Fprintf(w, "  %s\n    \t%s\n", v.Name, v.Meaning)
 	}
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"cmp"
-	"io"
 	"slices"
 
 	"github.com/companyintel/mcp-server/tools"
@@ -31,6 +30,6 @@ func writeTools() []string {
 }
 
 // parse is Parse against the real catalogue.
-func parse(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
-	return Parse(args, getenv, usage, catalogue())
+func parse(args []string, getenv func(string) string) (Config, error) {
+	return Parse(args, getenv, catalogue())
 }

@@ -32,3 +32,18 @@ func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	}
 	return nil, fmt.Errorf("--log-format: %q is not text or json", format)
 }
+
+// validLevel reports whether level names a slog level.
+func validLevel(level string) bool {
+	var lv slog.Level
+	return lv.UnmarshalText([]byte(strings.ToUpper(level))) == nil
+}
+
+// validFormat reports whether format is one NewLogger writes.
+func validFormat(format string) bool {
+	switch strings.ToLower(format) {
+	case "text", "", "json":
+		return true
+	}
+	return false
+}

@@ -37,7 +37,7 @@ func ParseMutations(s string, writeTools []string) (Mutations, error) {
 			continue
 		}
 		if !slices.Contains(writeTools, name) {
-			return Mutations{}, fmt.Errorf("--allow-mutations: unknown write tool %q; valid names are %s (or no value for all)",
+			return Mutations{}, fmt.Errorf("unknown write tool %q; valid names are %s, or true for all",
 				name, strings.Join(writeTools, ", "))
 		}
 		m.enabled[name] = true
