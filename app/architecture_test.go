@@ -219,7 +219,7 @@ func TestPackageGraph(t *testing.T) {
 		// Configuration is read in its own room: it knows the tools by
 		// their facts, handed to it, and nothing of the assembly or of
 		// either side of the split.
-		{"internal/config", []string{module + "/app", module + "/tools/read", module + "/tools/write", module + "/graphql/query", module + "/graphql/mutation", module + "/internal/edge"}},
+		{"internal/config", []string{module + "/app", module + "/internal/cli", module + "/tools/read", module + "/tools/write", module + "/graphql/query", module + "/graphql/mutation", module + "/internal/edge"}},
 		{"tools", []string{module + "/tools/read", module + "/tools/write", module + "/tools/feedback", module + "/app", module + "/graphql/query", module + "/graphql/mutation"}},
 		// The feedback tool is neither a read nor a write of the backend:
 		// it links no GraphQL operation and neither side of the split (and
@@ -241,15 +241,35 @@ func TestPackageGraph(t *testing.T) {
 	}
 }
 
-// cmd/server stays thin: flags into a Config, then app.Run; or the
-// demo-token subcommand, handed over whole to its package.
-func TestCommandImportsOnlyApp(t *testing.T) {
+// cmd/server stays thin: it hands the process to the command line
+// (internal/cli), which holds the subcommands and reads the configuration
+// through internal/config.
+func TestCommandImportsOnlyTheCommandLine(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, module+"/cmd/server").Output()
 	require.NoError(t, err)
 	for _, imp := range strings.Fields(string(out)) {
 		if strings.Contains(imp, ".") { // not the standard library
-			assert.Contains(t, []string{module + "/app", module + "/internal/oauth/demotoken"}, imp, "cmd/server imports %s", imp)
+			assert.Equal(t, module+"/internal/cli", imp, "cmd/server imports %s", imp)
 		}
+	}
+}
+
+// Configuration and the command line are rooms of their own, above and
+// below the assembly: the command line imports app and config; app imports
+// config; neither app nor config knows the command line, and config knows
+// nothing of the assembly, so the way in (internal/edge) can read a Config
+// without a cycle.
+func TestConfigurationAndCommandLineAreRoomsOfTheirOwn(t *testing.T) {
+	imports := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, module+"/"+pkg).Output()
+		require.NoError(t, err, "go list %s", pkg)
+		return strings.Fields(string(out))
+	}
+	assert.Contains(t, imports("internal/cli"), module+"/app")
+	assert.Contains(t, imports("internal/cli"), module+"/internal/config")
+	assert.Contains(t, imports("app"), module+"/internal/config")
+	for _, pkg := range []string{"app", "internal/config", "internal/edge"} {
+		assert.NotContains(t, deps(t, pkg), module+"/internal/cli", "%s must not depend on the command line", pkg)
 	}
 }
 

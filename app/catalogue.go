@@ -5,9 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 
 	"github.com/companyintel/mcp-server/tools/feedback"
 	"github.com/companyintel/mcp-server/tools/read"
@@ -21,14 +19,9 @@ import (
 // one trailing newline. Its hash names the contract a client was built
 // against (DESIGN.md, "Agent contract"). This is the default catalogue,
 // which --version, check and qualify name; a server started with
-// --feedback-tool serves another (catalogueJSON(true)).
-func CatalogueJSON() ([]byte, error) {
-	return catalogueJSON(false)
-}
-
-// catalogueJSON is CatalogueJSON, with report_missing_capability last when
-// withFeedback.
-func catalogueJSON(withFeedback bool) ([]byte, error) {
+// --feedback-tool serves another: withFeedback adds report_missing_capability
+// last.
+func CatalogueJSON(withFeedback bool) ([]byte, error) {
 	all := func(string) bool { return true }
 	catalogue := append(read.Tools(nil, nil), write.Tools(write.Deps{Allowed: all})...)
 	if withFeedback {
@@ -65,7 +58,7 @@ func CatalogueHash() (string, error) {
 
 // catalogueHash is the SHA-256 of catalogueJSON(withFeedback), in hex.
 func catalogueHash(withFeedback bool) (string, error) {
-	b, err := catalogueJSON(withFeedback)
+	b, err := CatalogueJSON(withFeedback)
 	if err != nil {
 		return "", err
 	}
@@ -86,28 +79,4 @@ func catalogueID(withFeedback bool) string {
 		return recordedFeedbackCatalogueHash[:12]
 	}
 	return recordedCatalogueHash[:12]
-}
-
-// PrintCatalogue is the catalog subcommand: the canonical JSON, or with
-// --hash its SHA-256. It returns the exit code.
-func PrintCatalogue(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	hash := fs.Bool("hash", false, "print the catalogue's SHA-256 instead of the catalogue")
-	withFeedback := fs.Bool("feedback-tool", false, "the catalogue of a server started with --feedback-tool: the default tools and "+feedback.Name)
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	b, err := catalogueJSON(*withFeedback)
-	if err != nil {
-		fmt.Fprintln(stderr, "mcp-server catalog:", err)
-		return 1
-	}
-	if *hash {
-		sum := sha256.Sum256(b)
-		fmt.Fprintln(stdout, hex.EncodeToString(sum[:]))
-		return 0
-	}
-	_, _ = stdout.Write(b)
-	return 0
 }

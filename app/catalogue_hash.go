@@ -2,7 +2,7 @@
 
 package app
 
-// The SHA-256 of catalogueJSON(false) and catalogueJSON(true), recorded
+// The SHA-256 of CatalogueJSON(false) and CatalogueJSON(true), recorded
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (

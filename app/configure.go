@@ -32,6 +32,3 @@ func IsMisconfiguration(err error) bool { return config.IsMisconfiguration(err) 
 
 // misconfigured marks err as the operator's to fix (config.Misconfigured).
 func misconfigured(err error) error { return config.Misconfigured(err) }
-
-// ErrVersion is what ParseConfig returns for --version (config.ErrVersion).
-var ErrVersion = config.ErrVersion

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -64,13 +63,12 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 	def, _ := testServer(t, config.Mutations{}, false)
 	assert.Equal(t, listTools(t, def), others, "the other tools are the same with the feedback tool")
 
-	var plain, with, errOut bytes.Buffer
-	require.Equal(t, 0, PrintCatalogue(nil, &plain, &errOut), errOut.String())
-	require.Equal(t, 0, PrintCatalogue([]string{"--feedback-tool"}, &with, &errOut), errOut.String())
+	with, err := CatalogueJSON(true)
+	require.NoError(t, err)
 	var doc struct {
 		Tools []map[string]any `json:"tools"`
 	}
-	require.NoError(t, json.Unmarshal(with.Bytes(), &doc))
+	require.NoError(t, json.Unmarshal(with, &doc))
 	require.Len(t, doc.Tools, 11)
 	assert.Equal(t, feedback.Name, doc.Tools[10]["name"])
 	defHash, err := CatalogueHash()
@@ -78,9 +76,6 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 	withHash, err := catalogueHash(true)
 	require.NoError(t, err)
 	assert.NotEqual(t, defHash, withHash)
-	var hashOut bytes.Buffer
-	require.Equal(t, 0, PrintCatalogue([]string{"--feedback-tool", "--hash"}, &hashOut, &errOut))
-	assert.Equal(t, withHash+"\n", hashOut.String())
 	assert.Equal(t, withHash[:12], catalogueID(true))
 	assert.Equal(t, defHash[:12], catalogueID(false))
 }

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -61,23 +59,3 @@ var ReadBuild = sync.OnceValue(func() Build {
 // Version is the version the start-up line and the status resource show,
 // the first line of --version.
 func Version() string { return ReadBuild().Version }
-
-// PrintVersion is --version: the module version, the VCS revision and
-// whether the tree was modified, the catalogue's SHA-256 (the contract the
-// binary serves) and the toolchain, one "key value" per line. It returns
-// the exit code.
-func PrintVersion(stdout, stderr io.Writer) int {
-	b := ReadBuild()
-	hash, err := CatalogueHash()
-	if err != nil {
-		fmt.Fprintln(stderr, "mcp-server --version:", err)
-		return 1
-	}
-	rev, modified := b.Revision, strconv.FormatBool(b.Modified)
-	if rev == "" {
-		rev, modified = "unknown (no VCS data: a module download, go run, -buildvcs=false or a git worktree)", "unknown"
-	}
-	fmt.Fprintf(stdout, "mcp-server %s\nrevision %s\nmodified %s\ncatalog %s\ngo %s %s/%s\n",
-		b.Version, rev, modified, hash, b.Go, runtime.GOOS, runtime.GOARCH)
-	return 0
-}

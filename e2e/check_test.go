@@ -64,7 +64,7 @@ func TestCheckDeadEndpointFails(t *testing.T) {
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "ok   auth: apikey")
 	assert.Contains(t, out, "FAIL backend: "+dead+" did not answer")
-	assert.Contains(t, out, "fix: check that --endpoint (APPSYNC_ENDPOINT)")
+	assert.Contains(t, out, "fix: check that --endpoint is the API's GraphQL URL")
 	assert.Contains(t, out, "check failed")
 	assert.NotContains(t, out, "da2-e2esecretkey000000")
 }

@@ -1,12 +1,10 @@
 package demotoken_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
@@ -97,27 +95,7 @@ func TestTokensForAliceAndBob(t *testing.T) {
 	assert.Equal(t, "companies:read", scope, "the default scope")
 }
 
-// TestRunPrintsOnlyTheToken: the command's stdout is the token and a
-// newline, for $(mcp-server demo-token ...).
-func TestRunPrintsOnlyTheToken(t *testing.T) {
-	d := startDemo(t, nil, nil)
-	var out, errOut bytes.Buffer
-	code := demotoken.Run(context.Background(), []string{"--server", d.resource, "--user", "alice", "--scope", "companies:read companies:write"}, &out, &errOut)
-	require.Equal(t, 0, code, errOut.String())
-	assert.Empty(t, errOut.String())
-	tok := strings.TrimSuffix(out.String(), "\n")
-	assert.NotContains(t, tok, "\n")
-	sub, _ := d.verify(t, tok)
-	assert.Equal(t, "alice", sub)
-
-	out.Reset()
-	errOut.Reset()
-	assert.Equal(t, 2, demotoken.Run(context.Background(), nil, &out, &errOut), "no --server")
-	assert.Contains(t, errOut.String(), "usage: mcp-server demo-token --server URL")
-	assert.Empty(t, out.String())
-}
-
-// TestRefusals: each failure says what went wrong, and nothing reaches stdout.
+// TestRefusals: each failure says what went wrong.
 func TestRefusals(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -139,17 +117,13 @@ func TestRefusals(t *testing.T) {
 			if tc.opts != nil {
 				tc.opts(&o)
 			}
-			var out, errOut bytes.Buffer
-			args := []string{"--server", o.Server}
-			if o.User != "" {
-				args = append(args, "--user", o.User)
+			if o.Scope == "" {
+				o.Scope = demotoken.DefaultScope
 			}
-			if o.Scope != "" {
-				args = append(args, "--scope", o.Scope)
-			}
-			assert.Equal(t, 1, demotoken.Run(context.Background(), args, &out, &errOut))
-			assert.Contains(t, errOut.String(), tc.want)
-			assert.Empty(t, out.String())
+			tok, err := demotoken.Token(context.Background(), o)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Empty(t, tok)
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package cli
 
 import (
 	"context"
@@ -12,36 +12,39 @@ import (
 	"strings"
 	"time"
 
-	gql "github.com/Khan/genqlient/graphql"
-
+	"github.com/companyintel/mcp-server/app"
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/internal/config"
 )
 
-// Check is `mcp-server check`, the operator's pre-flight: with the same
+// check is `mcp-server check`, the operator's pre-flight: with the same
 // flags and environment as a run, it prints the effective configuration
 // (never a secret), the auth method, principal and token expiry, whether the
 // backend answers a cheap query and how fast, and the catalogue hash. It
 // returns the exit code: 0 when everything holds, 1 when a check failed, 2
 // when the configuration itself is wrong; each failure is printed with its
 // fix. It serves nothing and writes nothing to the backend.
-func Check(ctx context.Context, args []string, getenv func(string) string, out, errOut io.Writer) int {
-	cfg, err := ParseConfig(args, getenv, errOut)
+func check(ctx context.Context, args []string, getenv func(string) string, stdio app.Stdio) int {
+	out := stdio.Out
+	cfg, err := config.Parse(args, getenv, app.ToolFacts())
 	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdio.Err, "Usage: mcp-server check [flags]: the server's flags, checked without serving")
+		fmt.Fprintln(stdio.Err)
+		config.PrintUsage(stdio.Err, app.ToolFacts())
 		return 0
 	}
 	if err != nil {
 		fmt.Fprintf(out, "FAIL configuration: %v\n", err)
-		return 2
+		return exitMisusage
 	}
 	printConfig(out, cfg)
-	logger, err := config.NewLogger(errOut, cfg.LogFormat, "warn")
+	logger, err := config.NewLogger(stdio.Err, cfg.LogFormat, "warn")
 	if err != nil {
 		fmt.Fprintf(out, "FAIL configuration: %v\n", err)
-		return 2
+		return exitMisusage
 	}
-	b, err := connect(ctx, cfg, logger, getenv)
+	p, err := app.StartPreflight(ctx, cfg, logger, getenv)
 	if err != nil {
 		fmt.Fprintf(out, "FAIL start-up: %v\n", err)
 		if _, isAuth := errors.AsType[*auth.Error](err); isAuth || errors.Is(err, auth.ErrNoCredentials) {
@@ -49,53 +52,45 @@ func Check(ctx context.Context, args []string, getenv func(string) string, out, 
 		} else {
 			fmt.Fprintln(out, "     fix: the message names the flag or variable to change")
 		}
-		return checkCode(err)
+		if config.IsMisconfiguration(err) {
+			return exitMisusage
+		}
+		return exitFailed
 	}
-	defer b.Close()
+	defer p.Close()
 
 	failed := false
-	printAuth(out, b.src.Status(), time.Now())
-	client := graphql.NewClient(b.endpoint, &http.Client{Transport: b.src.Transport}, cfg.Timeout)
-	if took, err := probeBackend(ctx, client); err != nil {
+	printAuth(out, p.Auth, time.Now())
+	if took, err := p.ProbeBackend(ctx); err != nil {
 		failed = true
-		fmt.Fprintf(out, "FAIL backend: %s did not answer { __typename }: %v\n", b.endpoint, err)
-		fmt.Fprintf(out, "     fix: %s\n", backendFix(err, b.src))
+		fmt.Fprintf(out, "FAIL backend: %s did not answer { __typename }: %v\n", p.Endpoint, err)
+		fmt.Fprintf(out, "     fix: %s\n", backendFix(err, p, cfg))
 	} else {
-		fmt.Fprintf(out, "ok   backend: %s answered { __typename } in %d ms\n", b.endpoint, took.Milliseconds())
+		fmt.Fprintf(out, "ok   backend: %s answered { __typename } in %d ms\n", p.Endpoint, took.Milliseconds())
 	}
-	if p, ok := b.limiter.(interface{ Ping(context.Context) error }); ok {
-		if err := p.Ping(ctx); err != nil {
+	if p.SharedLimits {
+		if err := p.PingLimitStore(ctx); err != nil {
 			failed = true
 			fmt.Fprintf(out, "FAIL limit store: %s did not answer: %v\n", redactURL(cfg.RedisURL), err)
-			fmt.Fprintln(out, "     fix: check --redis-url (REDIS_URL) and that this machine reaches it; without it, rate-limited tools are refused")
+			fmt.Fprintf(out, "     fix: check %s and that this machine reaches it; without it, rate-limited tools are refused\n", cfg.Name("redis-url"))
 		} else {
 			fmt.Fprintf(out, "ok   limit store: %s answered\n", redactURL(cfg.RedisURL))
 		}
 	}
-	_, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
 	// The same hash as the start-up line's catalog= and `catalog --hash`:
 	// the contract, not what these flags happen to list.
-	if hash, err := CatalogueHash(); err != nil {
+	if hash, err := app.CatalogueHash(); err != nil {
 		failed = true
 		fmt.Fprintf(out, "FAIL catalogue: %v\n     fix: this is a bug in the server; report it with this output\n", err)
 	} else {
-		fmt.Fprintf(out, "ok   catalogue: sha256:%s (%d tools, %d resources, %d prompts)\n", hash, counts.Tools, counts.Resources, counts.Prompts)
+		fmt.Fprintf(out, "ok   catalogue: sha256:%s (%d tools, %d resources, %d prompts)\n", hash, p.Counts.Tools, p.Counts.Resources, p.Counts.Prompts)
 	}
 	if failed {
 		fmt.Fprintln(out, "check failed")
-		return 1
+		return exitFailed
 	}
 	fmt.Fprintln(out, "check passed")
 	return 0
-}
-
-// checkCode is the exit code for a failure to connect: 2 when the flags or
-// environment need fixing, 1 otherwise.
-func checkCode(err error) int {
-	if IsMisconfiguration(err) {
-		return 2
-	}
-	return 1
 }
 
 // printConfig prints the effective configuration. It holds no secret: a
@@ -116,17 +111,17 @@ func printConfig(w io.Writer, c config.Config) {
 		transport = "http on " + c.HTTP.Addr
 	}
 	fmt.Fprintf(w, "  transport    %s\n", transport)
-	auth := string(c.Auth)
-	if auth == "" {
-		auth = "chain (OIDC, SigV4, API key)"
+	method := string(c.Auth)
+	if method == "" {
+		method = "chain (OIDC, SigV4, API key)"
 	}
-	fmt.Fprintf(w, "  auth         %s\n", auth)
+	fmt.Fprintf(w, "  auth         %s\n", method)
 	writes := "off"
 	if c.Mutations.Any() {
 		writes = strings.Join(c.Mutations.Enabled(), ", ")
 	}
 	fmt.Fprintf(w, "  writes       %s\n", writes)
-	if limits, err := rateLimits(c.RateLimits); err == nil {
+	if limits, err := app.RateLimits(c.RateLimits); err == nil {
 		specs := make([]string, 0, len(limits))
 		for tool, l := range limits {
 			specs = append(specs, tool+"="+l.String())
@@ -175,25 +170,14 @@ func printAuth(w io.Writer, st auth.Status, now time.Time) {
 	fmt.Fprintln(w)
 }
 
-// probeBackend asks the cheapest question, with the credentials, and times
-// the answer. Unlike the readiness ping, refused credentials fail it.
-func probeBackend(ctx context.Context, c *graphql.Client) (time.Duration, error) {
-	var data struct {
-		Typename string `json:"__typename"`
-	}
-	start := time.Now()
-	err := c.MakeRequest(ctx, &gql.Request{OpName: "Check", Query: "query Check { __typename }"}, &gql.Response{Data: &data})
-	return time.Since(start), err
-}
-
 // backendFix says what to do about a backend that did not answer.
-func backendFix(err error, src *auth.Source) string {
+func backendFix(err error, p *app.Preflight, cfg config.Config) string {
 	if e, ok := errors.AsType[*graphql.Error](err); ok && e.Kind == graphql.KindHTTP &&
 		(e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden) {
-		if hint := src.UnauthorizedHint(); hint != "" {
+		if hint := p.UnauthorizedHint(); hint != "" {
 			return hint
 		}
 		return "the backend refused the credentials; check them against the API's auth modes"
 	}
-	return "check that --endpoint (APPSYNC_ENDPOINT) is the API's GraphQL URL and that this machine reaches it (DNS, proxy, firewall)"
+	return fmt.Sprintf("check that %s is the API's GraphQL URL and that this machine reaches it (DNS, proxy, firewall)", cfg.Name("endpoint"))
 }
