@@ -40,6 +40,9 @@ type HTTPOptions struct {
 // Observe, the request's deadline, Authenticate, then [httpEdge] around
 // mcp-go's handler (exact ids, plain words, the prompt check, the span).
 func Handler(s *server.MCPServer, o HTTPOptions) http.Handler {
+	if o.Authenticate == nil {
+		panic("edge.Handler: HTTPOptions.Authenticate is required: it names the caller of each request")
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

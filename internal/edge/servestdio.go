@@ -3,6 +3,7 @@ package edge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -50,6 +51,9 @@ type StdioOptions struct {
 // used, because it answers cancelled requests, loses large ids and cancels
 // work in flight at end of input (mcpgo_workarounds_test.go).
 func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.Writer, o StdioOptions) error {
+	if o.Identity == nil {
+		return errors.New("edge.ServeStdio: StdioOptions.Identity is required: every request but the handshake acts as it")
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
