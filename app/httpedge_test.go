@@ -145,3 +145,26 @@ func TestEachTransportSwapsOnlyTheIDsMCPGoWouldChange(t *testing.T) {
 		}
 	})
 }
+
+// The metrics count the answer the client got, which the edge may have
+// reworded: a prompts/get missing its argument is -32602 to the client, and
+// so in /metrics, though mcp-go's hooks saw its prompt handler fail
+// (-32603, a server fault); a params member of the wrong type is -32602,
+// though mcp-go called it -32600.
+func TestHTTPMetricsCountTheCodeTheClientGot(t *testing.T) {
+	s := newAuthStack(t)
+	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
+	require.NoError(t, err)
+	status, got := modernPost(t, srv.base, "1", "prompts/get", "research_company", `,"name":"research_company"`)
+	require.Equal(t, http.StatusBadRequest, status, got)
+	require.Contains(t, got, `"code":-32602`)
+	status, got = modernPost(t, srv.base, "2", "tools/list", "", `,"cursor":5`)
+	require.Equal(t, http.StatusBadRequest, status, got)
+	require.Contains(t, got, `"code":-32602`)
+
+	resp, err := http.Get(srv.base + "/metrics")
+	require.NoError(t, err)
+	page := readBody(t, resp)
+	assert.Contains(t, page, `mcp_server_operation_duration_seconds_count{error_type="-32602",gen_ai_tool_name="",mcp_method_name="prompts/get",mcp_protocol_version="2026-07-28",network_transport="tcp",rpc_response_status_code="-32602"} 1`)
+	assert.Contains(t, page, `mcp_server_operation_duration_seconds_count{error_type="-32602",gen_ai_tool_name="",mcp_method_name="tools/list",mcp_protocol_version="2026-07-28",network_transport="tcp",rpc_response_status_code="-32602"} 1`)
+}

@@ -2,6 +2,7 @@ package edge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"mime"
@@ -11,6 +12,27 @@ import (
 
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 )
+
+// Answered is the answer the edge gave one HTTP request, for a layer
+// around Handler's hand-off to mcp-go (the metrics) that counts what the
+// client got: mcp-go's hooks see mcp-go's own error code, which the edge
+// may have changed (plainError, CheckPrompt).
+type Answered struct {
+	// Seen is true once the edge saw a JSON-RPC answer to the request (a
+	// transport refusal in plain text is not one).
+	Seen bool
+	// Code is the answer's JSON-RPC error code; 0 for a result.
+	Code int
+}
+
+type answeredKey struct{}
+
+// WithAnswered returns ctx carrying an Answered that Handler fills in for
+// the request served in ctx.
+func WithAnswered(ctx context.Context) (context.Context, *Answered) {
+	a := &Answered{}
+	return context.WithValue(ctx, answeredKey{}, a), a
+}
 
 // httpEdge gives HTTP the answers stdio gives, around mcp-go's Streamable
 // HTTP handler, which keeps the transport's own rules (Accept and
@@ -63,6 +85,12 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next h
 		}
 		next.ServeHTTP(aw, r)
 		aw.finish()
+		if rec, ok := r.Context().Value(answeredKey{}).(*Answered); ok && aw.seen {
+			rec.Seen = true
+			if aw.answered != nil {
+				rec.Code = aw.answered.Code
+			}
+		}
 	})
 }
 

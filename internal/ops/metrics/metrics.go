@@ -206,7 +206,13 @@ func (m *Metrics) Operations(next http.Handler) http.Handler {
 		start := time.Now()
 		o := &outcome{}
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), outcomeKey{}, o)))
+		ctx, answered := edge.WithAnswered(context.WithValue(r.Context(), outcomeKey{}, o))
+		next.ServeHTTP(sw, r.WithContext(ctx))
+		if answered.Seen {
+			// The code the client got, which the edge may have changed
+			// from the one mcp-go's hooks saw.
+			o.answered, o.code = true, answered.Code
+		}
 		errType, rpcCode := "", ""
 		switch {
 		case o.code != 0:
