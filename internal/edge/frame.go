@@ -172,14 +172,12 @@ func Parse(msg []byte) (f Frame, err *Error) {
 	return f, nil
 }
 
-// Check applies Parse to one message, for a transport that hands messages
-// to mcp-go itself (HTTP: one POST body). ok means pass the body on
-// unchanged. Otherwise reply is the complete answer to send, or nil when
-// nothing is to be sent (a notification, or a response from the client: on
-// HTTP, 202 Accepted with no body).
-//
-// Check does not fix ids: mcp-go writes back a large integer id rounded. Use
-// [Respond] to serve the body with ids kept exact.
+// Check is the decision ReadMessage makes for one POST body (both answer a
+// refusal through Refusal), as a function
+// (FuzzFrame holds it to Parse): ok means hand the body on. Otherwise reply
+// is the complete answer to send, or nil when nothing is to be sent (a
+// notification, or a response from the client: on HTTP, 202 Accepted with
+// no body).
 func Check(body []byte) (reply []byte, ok bool) {
 	f, err := Parse(body)
 	switch {

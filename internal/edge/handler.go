@@ -16,9 +16,11 @@ import (
 type MessageHandler func(ctx context.Context, method string, msg []byte) (result json.RawMessage, err *Error)
 
 // Respond serves one message whole and returns the bytes to send back, or
-// nil when nothing is sent (a notification, a response from the client).
-// It is the HTTP transport's entry point: one POST body in, one answer out,
-// with the same checks and exact ids as on stdio.
+// nil when nothing is sent (a notification, a response from the client):
+// what Stdio does for one line, with the same checks and exact ids, without
+// the line loop, concurrency or cancellation. The transports do not use it
+// (ServeStdio runs Stdio; Handler hands mcp-go's own HTTP handler the body
+// through httpEdge); tests hold one message's answer to it.
 func Respond(ctx context.Context, h MessageHandler, logger *slog.Logger, body []byte) []byte {
 	f, perr := Parse(body)
 	if perr != nil {
