@@ -173,11 +173,10 @@ func Parse(msg []byte) (f Frame, err *Error) {
 }
 
 // Check is the decision ReadMessage makes for one POST body (both answer a
-// refusal through Refusal), as a function
-// (FuzzFrame holds it to Parse): ok means hand the body on. Otherwise reply
-// is the complete answer to send, or nil when nothing is to be sent (a
-// notification, or a response from the client: on HTTP, 202 Accepted with
-// no body).
+// refusal through Refusal), as a function that FuzzFrame holds to Parse: ok
+// means hand the body on. Otherwise reply is the complete answer to send,
+// or nil when nothing is to be sent (a notification, or a response from the
+// client: on HTTP, 202 Accepted with no body).
 func Check(body []byte) (reply []byte, ok bool) {
 	f, err := Parse(body)
 	switch {
