@@ -131,7 +131,7 @@ func connectInBackground(ctx context.Context, cfg config.Config, logger *slog.Lo
 // the server's own credentials.
 func prepare(ctx context.Context, cfg config.Config, logger *slog.Logger, getenv func(string) string) (*backendConn, func() (*auth.Source, error), error) {
 	b := &backendConn{endpoint: cfg.Endpoint}
-	authOpts := auth.Options{Force: cfg.Auth, Getenv: getenv, Logger: logger}
+	authOpts := auth.Options{Force: cfg.Auth, ForcedBy: cfg.Setting("auth", string(cfg.Auth)), Getenv: getenv, Logger: logger}
 	if cfg.Embedded {
 		emb, err := startEmbedded(ctx, cfg, logger)
 		if err != nil {

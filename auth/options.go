@@ -28,6 +28,10 @@ type Options struct {
 	// --auth flag; see ParseMethod). A forced method that is not configured
 	// is an error.
 	Force Method
+	// ForcedBy is how Force was given, as a refusal names it: "--auth
+	// oidc", or "MCP_AUTH=oidc" when it came from the environment; empty
+	// means the flag.
+	ForcedBy string
 	// Endpoint is the AppSync GraphQL URL; SigV4 reads the region from it.
 	Endpoint string
 	// APIKey overrides APPSYNC_API_KEY.

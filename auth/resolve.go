@@ -61,7 +61,11 @@ func Resolve(ctx context.Context, o Options) (*Source, error) {
 		return src, nil
 	}
 	if force != "" {
-		return nil, r.secrets.scrubError(errorf(force, "--auth %s was given but %s is not configured (%s)", force, force, skipped[0]))
+		given := o.ForcedBy
+		if given == "" {
+			given = "--auth " + string(force)
+		}
+		return nil, r.secrets.scrubError(errorf(force, "%s was given but %s is not configured (%s)", given, force, skipped[0]))
 	}
 	return nil, ErrNoCredentials
 }

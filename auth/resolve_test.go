@@ -70,7 +70,12 @@ func TestForcedMethodNotConfigured(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), tt.want)
 	}
-	_, err := auth.Resolve(context.Background(), auth.Options{Force: "kerberos"})
+	// Forced through the environment, the refusal names the variable.
+	_, err := auth.Resolve(context.Background(), auth.Options{Getenv: env{}.get, Force: auth.APIKey, ForcedBy: "MCP_AUTH=apikey"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "auth apikey: MCP_AUTH=apikey was given but apikey is not configured")
+	assert.NotContains(t, err.Error(), "--auth")
+	_, err = auth.Resolve(context.Background(), auth.Options{Force: "kerberos"})
 	assert.EqualError(t, err, `unknown auth method "kerberos": use oidc, sigv4 or apikey`)
 }
 

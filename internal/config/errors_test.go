@@ -199,6 +199,15 @@ func TestAFlagWinsOverItsVariable(t *testing.T) {
 	assert.Equal(t, "--http", c.Name("http"))
 	assert.Equal(t, "LOG_LEVEL", c.Name("log-level"))
 	assert.Equal(t, "LOG_LEVEL=warn", c.Setting("log-level", "warn"))
+
+	// The credential chain names a forced method this way when it is not
+	// configured (auth.Options.ForcedBy).
+	c, err = parseWith([]string{"--embedded"}, map[string]string{"MCP_AUTH": "APIKey"})
+	require.NoError(t, err)
+	assert.Equal(t, "MCP_AUTH=apikey", c.Setting("auth", string(c.Auth)))
+	c, err = parseWith([]string{"--embedded", "--auth", "apikey"}, map[string]string{"MCP_AUTH": "oidc"})
+	require.NoError(t, err)
+	assert.Equal(t, "--auth apikey", c.Setting("auth", string(c.Auth)))
 }
 
 // --help shows each flag's built-in default and the variable beside it,
