@@ -238,7 +238,7 @@ func upstreamFor(cfg config.Config, b *backendConn, users *resource.Authenticato
 	if err := xc.Check(); err != nil {
 		return nil, nil, config.Misconfigured(err)
 	}
-	return exchange.NewExchanger(xc).Transport(m.Backend(nil)), nil, nil
+	return exchange.NewExchanger(xc).Transport(m.Backend(b.pool)), nil, nil
 }
 
 // serviceGate refuses the per-user tools under --upstream-auth service.

@@ -74,6 +74,9 @@ func Run(ctx context.Context, cfg config.Config, stdio Stdio, getenv func(string
 // backend when --embedded started one, and the rate limiter.
 type backendConn struct {
 	endpoint string
+	// pool holds the connections to the backend (transport.go); the
+	// credentials of the server and of each user are added on top of it.
+	pool *http.Transport
 	// id is the server's own credentials; src is the same source, set when
 	// connect resolved it before returning.
 	id  *identity
@@ -130,8 +133,8 @@ func connectInBackground(ctx context.Context, cfg config.Config, logger *slog.Lo
 // prepare starts the embedded backend if asked and returns how to resolve
 // the server's own credentials.
 func prepare(ctx context.Context, cfg config.Config, logger *slog.Logger, getenv func(string) string) (*backendConn, func() (*auth.Source, error), error) {
-	b := &backendConn{endpoint: cfg.Endpoint}
-	authOpts := auth.Options{Force: cfg.Auth, ForcedBy: cfg.Setting("auth", string(cfg.Auth)), Getenv: getenv, Logger: logger}
+	b := &backendConn{endpoint: cfg.Endpoint, pool: newBackendTransport()}
+	authOpts := auth.Options{Force: cfg.Auth, ForcedBy: cfg.Setting("auth", string(cfg.Auth)), Getenv: getenv, Logger: logger, Base: b.pool}
 	if cfg.Embedded {
 		emb, err := startEmbedded(ctx, cfg, logger)
 		if err != nil {
