@@ -149,26 +149,11 @@ func (s *Store) ListCollections(ctx context.Context, owner string, limit int, to
 // AddToCollection adds companies to one of owner's collections. A collection
 // that does not exist or belongs to someone else is ErrNotFound.
 func (s *Store) AddToCollection(ctx context.Context, owner, collectionID string, companyIDs []string) (*AddResult, error) {
-	switch {
-	case owner == "":
-		return nil, errNoOwner
-	case len(companyIDs) == 0 || len(companyIDs) > MaxAddIDs:
-		return nil, invalidf("companyIds has %d entries; give 1 to %d", len(companyIDs), MaxAddIDs)
-	}
-	tx, err := s.state.BeginTx(ctx, nil)
+	tx, seq, count, err := s.beginChange(ctx, "add to collection", owner, collectionID, companyIDs)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	var seq, count int64
-	err = tx.QueryRowContext(ctx, `SELECT seq, item_count FROM collections WHERE id = ? AND owner = ?`,
-		collectionID, owner).Scan(&seq, &count)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("add to collection: %w", err)
-	}
 	// New companies go after the last position taken, not at item_count:
 	// a removal leaves a gap, and positions are unique and page the items.
 	var next int64
@@ -211,32 +196,46 @@ func (s *Store) AddToCollection(ctx context.Context, owner, collectionID string,
 	return r, tx.Commit()
 }
 
+// beginChange checks a change of 1 to MaxAddIDs companies in one of
+// owner's collections and opens its transaction, reading the collection's
+// last position and its count. A collection that does not exist or belongs
+// to someone else is ErrNotFound. The caller rolls tx back (a no-op after
+// a commit).
+func (s *Store) beginChange(ctx context.Context, op, owner, collectionID string, companyIDs []string) (tx *sql.Tx, seq, count int64, err error) {
+	switch {
+	case owner == "":
+		return nil, 0, 0, errNoOwner
+	case len(companyIDs) == 0 || len(companyIDs) > MaxAddIDs:
+		return nil, 0, 0, invalidf("companyIds has %d entries; give 1 to %d", len(companyIDs), MaxAddIDs)
+	}
+	tx, err = s.state.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT seq, item_count FROM collections WHERE id = ? AND owner = ?`,
+		collectionID, owner).Scan(&seq, &count)
+	if errors.Is(err, sql.ErrNoRows) {
+		_ = tx.Rollback()
+		return nil, 0, 0, ErrNotFound
+	}
+	if err != nil {
+		_ = tx.Rollback()
+		return nil, 0, 0, fmt.Errorf("%s: %w", op, err)
+	}
+	return tx, seq, count, nil
+}
+
 // RemoveFromCollection removes companies from one of owner's collections. It
 // is idempotent: an id not in the collection (never added, removed before,
 // or no company's id at all) is reported as not present, not as an error,
 // so a repeated call changes nothing and fails nothing. A collection that
 // does not exist or belongs to someone else is ErrNotFound.
 func (s *Store) RemoveFromCollection(ctx context.Context, owner, collectionID string, companyIDs []string) (*RemoveResult, error) {
-	switch {
-	case owner == "":
-		return nil, errNoOwner
-	case len(companyIDs) == 0 || len(companyIDs) > MaxAddIDs:
-		return nil, invalidf("companyIds has %d entries; give 1 to %d", len(companyIDs), MaxAddIDs)
-	}
-	tx, err := s.state.BeginTx(ctx, nil)
+	tx, seq, count, err := s.beginChange(ctx, "remove from collection", owner, collectionID, companyIDs)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	var seq, count int64
-	err = tx.QueryRowContext(ctx, `SELECT seq, item_count FROM collections WHERE id = ? AND owner = ?`,
-		collectionID, owner).Scan(&seq, &count)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("remove from collection: %w", err)
-	}
 	r := &RemoveResult{Removed: []string{}, NotPresent: []string{}}
 	for _, id := range companyIDs {
 		res, err := tx.ExecContext(ctx, `DELETE FROM collection_items WHERE collection = ? AND company = ?`, seq, id)
