@@ -200,6 +200,14 @@ try {
       check((await p.frame.$$("#root a, #root img, #root script")).length === 0, "a javascript: website is not a link");
       await shot("hostile-narrow-dark.png");
     }
+    // A host that passes only the text on (no structuredContent): the view
+    // shows the server's plain-text answer, as text, not an empty table.
+    {
+      const said = "2 companies (total 2):\n<b>Acme</b> (cmp_1) | DE | Berlin";
+      const { frame } = await open({ tool: "search_companies", args: { query: "x" }, theme: "light", result: { content: [{ type: "text", text: said }] } }, () => document.querySelector("pre.text-answer"));
+      check((await frame.$eval("pre.text-answer", (e) => e.textContent)) === said, "a text-only result is shown as the server's text");
+      check((await frame.$$("#root table, #root b")).length === 0, "a text-only result draws no empty table and no markup");
+    }
     // The search view at phone width in the dark theme, for the README.
     {
       await open({ tool: "search_companies", args: { country: "DE", limit: 4 }, theme: "dark", width: 360 }, () => document.querySelectorAll("tbody tr[data-id]").length > 0);

@@ -59,16 +59,12 @@ export function textOf(result) {
   return c.filter((b) => b && b.type === "text").map((b) => b.text).join("\n");
 }
 
-// structured returns a result's structured content, or the JSON its text
-// holds when a host passes only the text on.
+// structured returns a result's structured content: every tool of this
+// server sends it and an MCP Apps host passes the whole result on. A host
+// that drops it gets the text instead (see connect); the text is plain
+// words, not JSON to parse.
 export function structured(result) {
-  if (!result) return null;
-  if (result.structuredContent) return result.structuredContent;
-  try {
-    return JSON.parse(textOf(result));
-  } catch {
-    return null;
-  }
+  return (result && result.structuredContent) || null;
 }
 
 // errorBox shows a failure in plain words; the server's own message, written
@@ -146,7 +142,16 @@ export function connect(name, { onInput, onResult }) {
     if (ctx.styles && ctx.styles.variables) applyHostStyleVariables(ctx.styles.variables);
   };
   app.ontoolinput = (p) => onInput && onInput((p && p.arguments) || {});
-  app.ontoolresult = (r) => onResult(r);
+  // A result without structured content (a host that passes only the
+  // text on) cannot fill a table; the server writes every fact in the
+  // text as well, so the view shows that text rather than an empty table.
+  app.ontoolresult = (r) => {
+    if (r && !r.isError && !r.structuredContent) {
+      show(document.getElementById("root"), el("pre", { class: "text-answer" }, textOf(r) || "The host passed no result to show."));
+      return;
+    }
+    onResult(r);
+  };
   app.ontoolcancelled = () => onResult({ isError: true, content: [{ type: "text", text: "The call was cancelled." }] });
   app.onhostcontextchanged = theme;
   app.onteardown = async () => ({});
