@@ -42,7 +42,7 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 		MaxEmployees: iq.MaxEmployees,
 		FoundedFrom:  iq.FoundedFrom,
 		FoundedTo:    iq.FoundedTo,
-		Sort:         store.Sort(iq.Sort),
+		Sort:         iq.Sort,
 		Limit:        n,
 	}
 	for _, c := range iq.Countries {

@@ -5,20 +5,23 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/companyintel/mcp-server/appsynclocal/store"
 )
 
 // Sort is an order of the results a sentence asked for with a superlative
-// ("the largest", "oldest"); the values are searchCompanies' sort names in
-// lower case, as search_companies takes them.
-type Sort string
+// ("the largest", "oldest"): one of the store's orders, so that an order
+// is named once and what is interpreted is what the search runs.
+type Sort = store.Sort
 
-// The orders a sentence can ask for; "" is by relevance.
+// The orders a sentence can ask for; "" is by relevance. Names are not
+// among them: no superlative asks for alphabetical order.
 const (
-	SortRelevance     Sort = ""
-	SortEmployeesDesc Sort = "employees_desc"
-	SortEmployeesAsc  Sort = "employees_asc"
-	SortFoundedDesc   Sort = "founded_desc"
-	SortFoundedAsc    Sort = "founded_asc"
+	SortRelevance     = store.SortRelevance
+	SortEmployeesDesc = store.SortEmployeesDesc
+	SortEmployeesAsc  = store.SortEmployeesAsc
+	SortFoundedDesc   = store.SortFoundedDesc
+	SortFoundedAsc    = store.SortFoundedAsc
 )
 
 // superlatives map the words that ask for an order to it. They shape the
