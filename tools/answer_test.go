@@ -80,13 +80,22 @@ func TestRenderWithoutABoundUsesTheDefault(t *testing.T) {
 // must be exactly what the encoder writes.
 func TestSizeCountsTheTextAsItsJSONString(t *testing.T) {
 	for _, s := range []string{"", "plain", "R&D <labs> > 3", "quote \" and \\ backslash", "line\nbreak\ttab\r",
-		"control \x01\x1f", "ünïcödé …", "bad \xff utf-8", "separators \u2028\u2029"} {
+		"control \x01\x1f", "ünïcödé …", "bad \xff utf-8", "separators \u2028\u2029", allASCII()} {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		require.NoError(t, enc.Encode(s))
 		assert.Equal(t, buf.Len()-1, jsonStringLen(s), "%q", s)
 	}
+}
+
+// allASCII is every ASCII byte once.
+func allASCII() string {
+	b := make([]byte, 128)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
 }
 
 type listWithFields struct {
@@ -191,4 +200,19 @@ func TestAListFieldThatIsARecordReadsAsItsLine(t *testing.T) {
 	r, err := Render(items{rows: manyRows(1, 10), Collection: Collection{ID: "col_1", Name: "Leads", ItemCount: 2}}, 0)
 	require.NoError(t, err)
 	assert.Contains(t, r.Text, "\ncollection: col_1 | Leads | 2 companies | created  | updated ")
+}
+
+func TestProseIsTheFactOfItsWordsJoinedBySpaces(t *testing.T) {
+	for _, v := range []string{"", "  ", "one", " two  words ", "a\nb\r\nc\td", "x\u00a0y\u2003z", "\n\nlead and trail\n"} {
+		var prose, fact Plain
+		for _, p := range []*Plain{&prose, &fact} {
+			p.Line("Acme (cmp_1)")
+		}
+		prose.Prose("description", v)
+		fact.Fact("description", strings.Join(strings.Fields(v), " "))
+		assert.Equal(t, fact.String(), prose.String(), "%q", v)
+	}
+	var first Plain // a fact as the first line has no line break before it
+	first.Prose("description", " a  b ")
+	assert.Equal(t, "description: a b", first.String())
 }

@@ -36,6 +36,8 @@ const noContactsNote = "No contacts yet: request_email_discovery finds work emai
 func (o getCompanyOutput) Text() string {
 	c := o.Company
 	var p tools.Plain
+	// The facts beside the description and contacts take about 300 bytes.
+	p.Grow(320 + len(c.Description) + 96*len(c.Contacts) + len(o.Note))
 	p.Line(c.Name + " (" + c.ID + ")")
 	p.Fact("domain", c.Domain)
 	p.Fact("website", c.Website)
@@ -54,7 +56,7 @@ func (o getCompanyOutput) Text() string {
 	}
 	p.Fact("updated", c.UpdatedAt)
 	// The description's own line breaks would read as the next facts.
-	p.Fact("description", strings.Join(strings.Fields(c.Description), " "))
+	p.Prose("description", c.Description)
 	contacts := make([]string, len(c.Contacts))
 	for i, ct := range c.Contacts {
 		contacts[i] = ct.Line()
