@@ -48,11 +48,14 @@ func (r *record) outcome() string {
 // refusal the caller caused, error for backend and server faults.
 func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) {
 	outcome, level := r.outcome(), slog.LevelInfo
-	attrs := []slog.Attr{
+	// Room for every attribute a record can have, so that the list is
+	// built in place rather than grown three times per call.
+	attrs := make([]slog.Attr, 0, 20)
+	attrs = append(attrs,
 		slog.String("tool", r.tool),
 		slog.String("caller", r.caller.ID),
 		slog.String("auth", r.caller.AuthMethod),
-	}
+	)
 	if r.caller.User != "" {
 		attrs = append(attrs, slog.String("user", r.caller.User))
 	}
@@ -91,7 +94,7 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 			attrs = append(attrs, slog.String("preview_sha256", r.previewHash))
 		}
 	}
-	attrs = append(attrs, r.touched.attrs()...)
+	attrs = r.touched.appendAttrs(attrs)
 	if r.context != "" {
 		attrs = append(attrs, slog.String("context", r.context))
 	}
@@ -150,6 +153,11 @@ func (a argShape) MarshalText() ([]byte, error) { return []byte(a.String()), nil
 func (a argShape) String() string {
 	if len(a) == 0 {
 		return "{}"
+	}
+	if len(a) == 1 { // most calls: nothing to sort or join
+		for name, size := range a {
+			return name + "=" + strconv.Itoa(size)
+		}
 	}
 	parts := make([]string, 0, len(a))
 	for _, name := range slices.Sorted(maps.Keys(a)) {

@@ -145,3 +145,12 @@ func TestRecordBoundsEachID(t *testing.T) {
 	assert.Less(t, len(b), 200)
 	assert.Equal(t, `a,"b c"`, idList{"a", "b c"}.String())
 }
+
+func TestArgShapeTextIsNameSizePairsInNameOrder(t *testing.T) {
+	assert.Equal(t, "{}", argShape(nil).String())
+	assert.Equal(t, "id=10", argShape{"id": 10}.String())
+	assert.Equal(t, "ids=1 limit=2 query=8", argShape{"query": 8, "limit": 2, "ids": 1}.String())
+	text, err := argShape{"id": 10}.MarshalText()
+	require.NoError(t, err)
+	assert.Equal(t, "id=10", string(text))
+}

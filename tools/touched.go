@@ -76,31 +76,39 @@ func NonEmpty(ids ...string) []string {
 	return out
 }
 
-// attrs renders t as two groups, read and written, each holding per kind
+// appendAttrs appends t to out as two groups, read and written, each holding per kind
 // the ids (the first MaxAuditIDs) and their count:
 //
 //	read.company_ids=cmp_1,cmp_2 read.company_count=2
 //	{"written":{"collection_ids":["col_1"],"collection_count":1,"company_ids":["cmp_9"],"company_count":1}}
 //
 // A group with nothing in it is left out.
-func (t Touched) attrs() []slog.Attr {
-	var out []slog.Attr
-	for _, g := range []struct {
+func (t Touched) appendAttrs(out []slog.Attr) []slog.Attr {
+	for _, g := range [...]struct {
 		name string
 		ids  IDs
 	}{{"read", t.Read}, {"written", t.Written}} {
-		var kinds []any
-		for _, k := range []struct {
-			name string
-			ids  []string
-		}{{"company", g.ids.Companies}, {"collection", g.ids.Collections}, {"job", g.ids.Jobs}} {
+		var kinds []slog.Attr
+		for _, k := range [...]struct {
+			ids        []string
+			key, count string
+		}{
+			{g.ids.Companies, "company_ids", "company_count"},
+			{g.ids.Collections, "collection_ids", "collection_count"},
+			{g.ids.Jobs, "job_ids", "job_count"},
+		} {
 			if len(k.ids) == 0 {
 				continue
 			}
-			kinds = append(kinds, slog.Any(k.name+"_ids", idList(k.ids)), slog.Int(k.name+"_count", len(k.ids)))
+			if kinds == nil {
+				kinds = make([]slog.Attr, 0, 6)
+			}
+			kinds = append(kinds, slog.Any(k.key, idList(k.ids)), slog.Int(k.count, len(k.ids)))
 		}
 		if len(kinds) > 0 {
-			out = append(out, slog.Group(g.name, kinds...))
+			// slog.Group(name, kinds...) with the attributes as they are:
+			// Group takes ...any and converts them back.
+			out = append(out, slog.Attr{Key: g.name, Value: slog.GroupValue(kinds...)})
 		}
 	}
 	return out
