@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -76,7 +77,7 @@ type wireResponse struct {
 // timeout bounds the whole call, retries included (see Retry).
 func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *graphql.Response) error {
 	op := req.OpName
-	body, err := json.Marshal(req)
+	body, err := requestBody(req)
 	if err != nil {
 		// Variables are built by generated code; failing here is a bug.
 		return fmt.Errorf("%s: encoding request: %w", op, err)
@@ -102,6 +103,71 @@ func (c *Client) MakeRequest(ctx context.Context, req *graphql.Request, resp *gr
 			return withAttempts(err, n)
 		}
 	}
+}
+
+// requestBody is json.Marshal(req), byte for byte, with the document and
+// the operation name encoded once per operation: the document is most of
+// a body (a query with its fragments, several hundred bytes) and the same
+// on every call of an operation, while encoding/json reads it byte by byte
+// for escapes each time. Only the variables are encoded per call.
+func requestBody(req *graphql.Request) ([]byte, error) {
+	d, err := encodedDocument(req.Query, req.OpName)
+	if err != nil {
+		return nil, err
+	}
+	var vars []byte
+	if req.Variables != nil { // omitempty: only a nil interface is left out
+		if vars, err = json.Marshal(req.Variables); err != nil {
+			return nil, err
+		}
+	}
+	body := make([]byte, 0, len(`{"query":,"variables":,"operationName":}`)+len(d.query)+len(vars)+len(d.opName))
+	body = append(body, `{"query":`...)
+	body = append(body, d.query...)
+	if vars != nil {
+		body = append(body, `,"variables":`...)
+		body = append(body, vars...)
+	}
+	body = append(body, `,"operationName":`...)
+	body = append(body, d.opName...)
+	return append(body, '}'), nil
+}
+
+// document is an operation's document and name as JSON strings.
+type document struct {
+	op            string // the name encoded in opName
+	query, opName []byte
+}
+
+// documents holds each operation's document, by its text. The documents
+// are the generated operations' constants (and Ping's), a fixed set;
+// maxDocuments bounds it all the same, past which a document is encoded
+// each time.
+var (
+	documents     sync.Map
+	documentCount atomic.Int32
+)
+
+const maxDocuments = 256
+
+// encodedDocument is query and op as json.Marshal writes them, from
+// documents when they are there.
+func encodedDocument(query, op string) (document, error) {
+	if d, ok := documents.Load(query); ok && d.(document).op == op {
+		return d.(document), nil
+	}
+	d := document{op: op}
+	var err error
+	if d.query, err = json.Marshal(query); err != nil {
+		return d, err
+	}
+	if d.opName, err = json.Marshal(op); err != nil {
+		return d, err
+	}
+	if documentCount.Add(1) <= maxDocuments {
+		documents.Store(query, d)
+	}
+	return d, nil
 }
 
 // withAttempts records on err how many attempts were made.
