@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -110,6 +111,9 @@ type answerWriter struct {
 	mode    int // one of the modes below, set at the first write
 	status  int
 	pending []byte // the held body, or a stream's unfinished event
+	// held is the reused buffer a held body is read into (answerBuffers),
+	// until finish gives it back.
+	held *[]byte
 	// answered is the answer's JSON-RPC error, once the answer is seen;
 	// zero for a result.
 	answered *Error
@@ -164,6 +168,10 @@ func (a *answerWriter) Write(p []byte) (int, error) {
 	}
 	switch a.mode {
 	case modeJSON:
+		if a.held == nil {
+			a.held = answerBuffers.Get().(*[]byte)
+			a.pending = (*a.held)[:0]
+		}
 		a.pending = append(a.pending, p...)
 		return len(p), nil
 	case modeStream:
@@ -197,7 +205,12 @@ func (a *answerWriter) Flush() {
 func (a *answerWriter) finish() {
 	switch a.mode {
 	case modeJSON:
-		out, code, changed := a.answer(bytes.TrimSpace(a.pending))
+		// The answer is rewritten into a second reused buffer, and both go
+		// back once written: the answer is the largest thing a call
+		// writes, and two new copies of it were two of the largest
+		// allocations of a call on HTTP.
+		reply := answerBuffers.Get().(*[]byte)
+		out, code, changed := a.answer((*reply)[:0], bytes.TrimSpace(a.pending))
 		status := a.status
 		if changed && a.modern {
 			status = modernStatus(code)
@@ -208,6 +221,15 @@ func (a *answerWriter) finish() {
 		a.w.Header().Del("Content-Length")
 		a.w.WriteHeader(status)
 		_, _ = a.w.Write(out)
+		if changed {
+			*reply = out
+		}
+		putAnswerBuffer(reply)
+		if a.held != nil {
+			*a.held = a.pending
+			putAnswerBuffer(a.held)
+			a.held, a.pending = nil, nil
+		}
 	case modeStream:
 		if len(a.pending) > 0 {
 			_, _ = a.w.Write(a.pending)
@@ -220,7 +242,7 @@ func (a *answerWriter) event(ev []byte) []byte {
 	lines := bytes.Split(ev, []byte("\n"))
 	for i, l := range lines {
 		if data, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
-			if out, _, changed := a.answer(data); changed {
+			if out, _, changed := a.answer(nil, data); changed {
 				lines[i] = append([]byte("data: "), out...)
 			}
 		}
@@ -229,15 +251,16 @@ func (a *answerWriter) event(ev []byte) []byte {
 }
 
 // answer rewrites msg when it is the answer to this request: the client's
-// id, and the error in stdio's words. It returns the answer's error code
-// (0 for a result) and whether msg was the answer.
-func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
+// id, and the error in stdio's words, appended to dst. It returns the
+// rewritten answer (msg itself when it was not the answer), the answer's
+// error code (0 for a result) and whether msg was the answer.
+func (a *answerWriter) answer(dst, msg []byte) ([]byte, int, bool) {
 	// A result, the common answer, is read without decoding: mcp-go
 	// writes {"jsonrpc":"2.0","id":…,"result":…}, members in that order.
 	if a.refused == nil {
-		if rest, ok := bytes.CutPrefix(msg, a.resultPrefix()); ok && len(rest) > 0 && rest[len(rest)-1] == '}' {
+		if rest, ok := a.cutResultPrefix(msg); ok && len(rest) > 0 && rest[len(rest)-1] == '}' {
 			a.seen = true
-			return ResultReply(a.id, rest[:len(rest)-1]), 0, true
+			return AppendResultReply(dst, a.id, rest[:len(rest)-1]), 0, true
 		}
 	}
 	var m struct {
@@ -261,22 +284,41 @@ func (a *answerWriter) answer(msg []byte) ([]byte, int, bool) {
 	// the transport's.
 	case a.refused != nil && (m.Error == nil || m.Error.Code == CodeInternalError || goism().MatchString(m.Error.Message)):
 		a.answered = a.refused
-		return ErrorReply(a.id, a.refused), a.refused.Code, true
+		return append(dst, ErrorReply(a.id, a.refused)...), a.refused.Code, true
 	case m.Error != nil:
 		e := plainError(a.method, *m.Error)
 		a.answered = e
-		return ErrorReply(a.id, e), e.Code, true
+		return append(dst, ErrorReply(a.id, e)...), e.Code, true
 	}
-	return ResultReply(a.id, m.Result), 0, true
+	return AppendResultReply(dst, a.id, m.Result), 0, true
 }
 
-// resultPrefix is how mcp-go's answer to this request begins when it is a
-// result.
-func (a *answerWriter) resultPrefix() []byte {
-	p := make([]byte, 0, 40+len(a.sent))
-	p = append(p, `{"jsonrpc":"2.0","id":`...)
-	p = append(p, a.sent...)
-	return append(p, `,"result":`...)
+// answerBuffers are the buffers answerWriter holds a JSON answer in and
+// rewrites it into, reused across requests.
+var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledAnswer is the largest buffer kept for reuse, so that one huge
+// answer is not held for the life of the process.
+const maxPooledAnswer = 256 << 10
+
+func putAnswerBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledAnswer {
+		*b = (*b)[:0]
+		answerBuffers.Put(b)
+	}
+}
+
+// cutResultPrefix cuts from msg how mcp-go's answer to this request
+// begins when it is a result: {"jsonrpc":"2.0","id":<sent>,"result":.
+func (a *answerWriter) cutResultPrefix(msg []byte) ([]byte, bool) {
+	rest, ok := bytes.CutPrefix(msg, []byte(`{"jsonrpc":"2.0","id":`))
+	if ok {
+		rest, ok = bytes.CutPrefix(rest, a.sent)
+	}
+	if ok {
+		rest, ok = bytes.CutPrefix(rest, []byte(`,"result":`))
+	}
+	return rest, ok
 }
 
 // modernStatus is the HTTP status protocol 2026-07-28 gives a JSON-RPC

@@ -1,10 +1,13 @@
 package edge
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,4 +72,44 @@ func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
 data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":1}}`, events[0])
 	assert.Equal(t, `event: message
 data: {"jsonrpc":"2.0","id":123456789012345678901234567890,"result":{"content":[{"type":"text","text":"done"}]}}`, events[1])
+}
+
+// The buffers a JSON answer is held and rewritten in are reused from one
+// request to the next: each answer must be exactly its own, whatever the
+// one before it held, a longer answer or an error, and with many at once.
+func TestEachAnswerIsItsOwnWhenBuffersAreReused(t *testing.T) {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		msg, _ := MessageFrom(r.Context())
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		n := len(msg.Frame.ID.Text())
+		if n%3 == 0 {
+			_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"bad %d"}}`+"\n", msg.Frame.ID.Raw(), n)
+			return
+		}
+		// mcp-go writes in two parts here, to hold a body across writes.
+		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"text":"%s`, msg.Frame.ID.Raw(), strings.Repeat("R\\u0026D ", n))
+		_, _ = io.WriteString(w, `"}}`+"\n")
+	})
+	h := ReadMessage(0, httpEdge(nil, nil, inner))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				id := strings.Repeat("1", 1+(i*7+g)%15) // lengths up and down, exact as float64
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mcp",
+					strings.NewReader(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"x"}}`)))
+				want := `{"jsonrpc":"2.0","id":` + id + `,"result":{"text":"` + strings.Repeat("R&D ", len(id)) + `"}}` + "\n"
+				if len(id)%3 == 0 {
+					want = `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32602,"message":"bad ` + strconv.Itoa(len(id)) + `"}}` + "\n"
+				}
+				if got := rec.Body.String(); got != want {
+					t.Errorf("id %s: got %q, want %q", id, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -3,6 +3,7 @@ package edge
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -37,7 +38,12 @@ func ErrorReply(id ID, e *Error) []byte {
 // answer is the largest thing the server writes, and each extra copy of it
 // was a tenth of the allocation of a search call.
 func ResultReply(id ID, result json.RawMessage) []byte {
-	out := make([]byte, 0, 40+len(id.raw)+len(result)+1) // +1: the newline the transport adds
+	return AppendResultReply(nil, id, result)
+}
+
+// AppendResultReply appends ResultReply(id, result) to out.
+func AppendResultReply(out []byte, id ID, result json.RawMessage) []byte {
+	out = slices.Grow(out, 40+len(id.raw)+len(result)+1) // +1: the newline the transport adds
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
 	out = append(out, id.Raw()...)
 	out = append(out, `,"result":`...)
