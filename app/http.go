@@ -14,6 +14,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/edge"
+	"github.com/companyintel/mcp-server/internal/loopback"
 	"github.com/companyintel/mcp-server/internal/oauth/exchange"
 	"github.com/companyintel/mcp-server/internal/oauth/resource"
 	"github.com/companyintel/mcp-server/internal/ops/health"
@@ -78,7 +79,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 		Guard: edge.Guard{
 			Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
 			Origins:  append([]string{pub.Scheme + "://" + pub.Host}, h.AllowedOrigins...),
-			Loopback: !h.OAuth() || edge.IsLoopbackName(pub.Hostname()),
+			Loopback: !h.OAuth() || loopback.Host(pub.Hostname()),
 		},
 		MaxBody:      edge.DefaultMaxBody,
 		Timeout:      requestTimeout,

@@ -3,26 +3,16 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
+
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // Credentials never cross plain http, except to this machine: a token, an
 // API key or a SigV4 signature sent in clear to another host can be read and
 // replayed by anyone on the path. Loopback is allowed for the embedded
 // backend, local issuers and tests.
-
-// IsLoopback reports whether host (without port) names this machine:
-// "localhost", 127.0.0.0/8 or ::1.
-func IsLoopback(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
 
 // CheckSecureURL checks that credentials may be sent to raw: an absolute
 // https URL with a host, or http to a loopback host. The error says what is
@@ -66,7 +56,7 @@ func checkSecure(u *url.URL) error {
 		return fmt.Errorf("%q has no host", shown(u))
 	case u.User != nil:
 		return fmt.Errorf("%s://%s… carries a user name or password in the URL; remove it", u.Scheme, u.Hostname())
-	case u.Scheme == "http" && !IsLoopback(u.Hostname()):
+	case u.Scheme == "http" && !loopback.Host(u.Hostname()):
 		return fmt.Errorf("%q is plain http to %s, which would send credentials in clear; use https (plain http is accepted only for localhost, 127.0.0.0/8 and ::1)", shown(u), u.Hostname())
 	}
 	return nil

@@ -13,12 +13,16 @@ import (
 	"github.com/companyintel/mcp-server/auth"
 )
 
-func TestLoopbackHosts(t *testing.T) {
-	for host, want := range map[string]bool{
-		"localhost": true, "LOCALHOST": true, "api.localhost": true, "127.0.0.1": true, "127.8.9.10": true, "::1": true, "[::1]": true,
-		"localhost.example.com": false, "10.0.0.1": false, "0.0.0.0": false, "example.com": false, "::": false, "128.0.0.1": false,
+func TestPlainHTTPCarriesCredentialsToLoopbackHostsOnly(t *testing.T) {
+	for raw, ok := range map[string]bool{
+		"http://localhost:8080/graphql": true, "http://LOCALHOST/graphql": true, "http://127.8.9.10/graphql": true,
+		"http://[::1]:9/graphql": true, "https://api.example.com/graphql": true,
+		// A name under .localhost may resolve anywhere through DNS.
+		"http://api.localhost/graphql": false, "http://localhost.example.com/graphql": false,
+		"http://10.0.0.1/graphql": false, "http://0.0.0.0/graphql": false,
 	} {
-		assert.Equal(t, want, auth.IsLoopback(host), host)
+		err := auth.CheckSecureURL(raw)
+		assert.Equal(t, ok, err == nil, "%s: %v", raw, err)
 	}
 }
 

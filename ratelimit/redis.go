@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // DefaultRedisTimeout bounds each call to Redis. A limit check on a healthy
@@ -91,22 +93,10 @@ func ParseRedisURL(raw string) (*redis.Options, error) {
 		return nil, fmt.Errorf("not a usable Redis URL (want redis://[user:password@]host:port[/db], rediss://… or unix:///path): %s",
 			strings.TrimPrefix(err.Error(), "redis: "))
 	}
-	if opts.Password != "" && opts.Network == "tcp" && opts.TLSConfig == nil && !loopback(opts.Addr) {
+	if opts.Password != "" && opts.Network == "tcp" && opts.TLSConfig == nil && !loopback.Addr(opts.Addr) {
 		return nil, fmt.Errorf("the Redis URL sends a password in the clear to %s; use rediss:// (TLS) for a Redis that is not on loopback", opts.Addr)
 	}
 	return opts, nil
-}
-
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // NewRedis returns a limiter applying limits, keyed by tool name, with its

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/companyintel/mcp-server/internal/loopback"
 	"github.com/companyintel/mcp-server/internal/sealed"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -59,7 +60,7 @@ func (c Config) checkConfirm() error {
 	if c.HTTP.Addr == "" || c.Confirm.Mode == tools.ConfirmOff || !c.Mutations.Any() || c.Confirm.Key != nil {
 		return nil
 	}
-	if loopbackAddr(c.HTTP.Addr) {
+	if loopback.Addr(c.HTTP.Addr) {
 		return nil
 	}
 	s, mode := c.from, string(c.Confirm.Mode)

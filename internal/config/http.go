@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // HTTPConfig is the HTTP service's part of the configuration. HTTP mode is
@@ -89,7 +91,7 @@ func validateHTTP(c *Config) error {
 		return fmt.Errorf("%s is not host:port with a numeric port: give e.g. %s", s.setting("http", h.Addr), s.setting("http", "127.0.0.1:8080"))
 	}
 	if !h.OAuth() {
-		if !loopbackAddr(h.Addr) {
+		if !loopback.Addr(h.Addr) {
 			where := "is not a loopback address"
 			if host == "" {
 				where = "listens on every interface"
@@ -119,7 +121,7 @@ func validateHTTP(c *Config) error {
 		}
 	}
 	if h.OAuth() {
-		if h.PublicURL == "" && !loopbackAddr(h.Addr) {
+		if h.PublicURL == "" && !loopback.Addr(h.Addr) {
 			return fmt.Errorf("%s is required with %s on a non-loopback address: it is the URL clients use (e.g. https://mcp.example.com/mcp) and the audience their tokens must carry",
 				s.like("oauth-issuer", "public-url"), s.name("oauth-issuer"))
 		}
@@ -221,7 +223,7 @@ func secureURL(s string) error {
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return fmt.Errorf("want an absolute https URL")
 	}
-	if u.Scheme == "http" && !loopbackName(u.Hostname()) {
+	if u.Scheme == "http" && !loopback.Host(u.Hostname()) {
 		return fmt.Errorf("plain http is allowed on loopback hosts only; use https")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
@@ -251,27 +253,4 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// loopbackName reports whether host (without port) is localhost or a
-// loopback IP: the same test as the HTTP edge's guard (edge.IsLoopbackName),
-// so that what starts here without OAuth is what the edge then serves as
-// one local user. Configuration does not import the edge, which is below
-// the assembly and may read a Config.
-func loopbackName(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
-
-// loopbackAddr reports whether a listen address such as "127.0.0.1:8080"
-// binds only a loopback interface. An empty host (":8080") binds all.
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil || host == "" {
-		return false
-	}
-	return loopbackName(host)
 }

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // Guard protects /mcp against DNS rebinding: a web page whose name an
@@ -46,7 +48,7 @@ func (g Guard) hostAllowed(hostport string) bool {
 	if !ok {
 		return false
 	}
-	if g.Loopback && IsLoopbackName(h) {
+	if g.Loopback && loopback.Host(h) {
 		return true
 	}
 	return slices.ContainsFunc(g.Hosts, func(a string) bool { return strings.EqualFold(a, h) })
@@ -60,27 +62,7 @@ func (g Guard) originAllowed(origin string) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	return g.Loopback && (u.Scheme == "http" || u.Scheme == "https") && IsLoopbackName(u.Hostname())
-}
-
-// IsLoopbackName reports whether host (without port) is localhost or a
-// loopback IP.
-func IsLoopbackName(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
-
-// IsLoopbackAddr reports whether a listen address such as "127.0.0.1:8080"
-// binds only a loopback interface. An empty host ("":8080) binds all.
-func IsLoopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil || host == "" {
-		return false
-	}
-	return IsLoopbackName(host)
+	return g.Loopback && (u.Scheme == "http" || u.Scheme == "https") && loopback.Host(u.Hostname())
 }
 
 // hostName returns the name a Host header gives, without its port. ok is

@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // ClientID is the demo-token client's client_id: the URL of its Client ID
@@ -281,18 +283,10 @@ func secure(endpoint string) error {
 		return fmt.Errorf("endpoint %q is not a URL", endpoint)
 	case u.Scheme == "https":
 		return nil
-	case u.Scheme == "http" && isLoopback(u.Hostname()):
+	case u.Scheme == "http" && loopback.Host(u.Hostname()):
 		return nil
 	}
 	return fmt.Errorf("endpoint %s is not https: codes and tokens travel only over https (or http on loopback)", endpoint)
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // cause names a network failure without Go's wrapping.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -21,6 +20,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // Method names token exchange in errors. Failures are *auth.Error values,
@@ -93,7 +93,7 @@ func (c ExchangeConfig) Check() error {
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return &auth.Error{Method: Method, Msg: fmt.Sprintf("token endpoint %q is not an absolute http(s) URL", c.TokenURL)}
 	}
-	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+	if u.Scheme == "http" && !loopback.Host(u.Hostname()) {
 		return &auth.Error{Method: Method, Msg: fmt.Sprintf("token endpoint %s is plain http: user tokens and the client secret are sent there only over https (or http on loopback)", u.Redacted())}
 	}
 	return nil
@@ -341,13 +341,4 @@ func scrub(s string, secrets ...string) string {
 		s = string(r[:maxDescription]) + "…"
 	}
 	return strings.TrimSpace(s)
-}
-
-// isLoopback reports whether host is a loopback name or address.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

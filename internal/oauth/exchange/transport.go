@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/companyintel/mcp-server/auth"
+	"github.com/companyintel/mcp-server/internal/loopback"
 )
 
 // Transport returns a RoundTripper that sends each request with a backend
@@ -34,7 +35,7 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	if r.URL.Scheme != "https" && !isLoopback(r.URL.Hostname()) {
+	if r.URL.Scheme != "https" && !loopback.Host(r.URL.Hostname()) {
 		return fail(&auth.Error{Method: Method, Msg: "the data API endpoint " + r.URL.Redacted() + " is plain http: user credentials are sent only over https (or http on loopback)"})
 	}
 	s, ok := SubjectFrom(r.Context())
