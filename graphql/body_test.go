@@ -10,37 +10,12 @@ import (
 )
 
 // getCompanyDocument stands for a generated document: a query with its
-// fragments, about the size of the real GetCompany.
-const getCompanyDocument = `
-query GetCompany ($id: ID!) {
-	getCompany(id: $id) {
-		... Company
-	}
-}
-fragment Company on Company {
-	id
-	name
-	domain
-	website
-	description
-	country
-	countryCode
-	city
-	categories
-	employeeCount
-	foundedYear
-	updatedAt
-	contacts {
-		... Contact
-	}
-}
-fragment Contact on Contact {
-	email
-	role
-	confidence
-	discoveredAt
-}
-`
+// fragments, tabs and newlines, about the size of the real GetCompany (which
+// this package cannot import: graphql/query imports it).
+const getCompanyDocument = "\nquery GetCompany ($id: ID!) {\n\tgetCompany(id: $id) {\n\t\t... Company\n\t}\n}\n" +
+	"fragment Company on Company {\n\tid\n\tname\n\tdomain\n\twebsite\n\tdescription\n\tcountry\n\tcountryCode\n\tcity\n" +
+	"\tcategories\n\temployeeCount\n\tfoundedYear\n\tupdatedAt\n\tcontacts {\n\t\t... Contact\n\t}\n}\n" +
+	"fragment Contact on Contact {\n\temail\n\trole\n\tconfidence\n\tdiscoveredAt\n}\n"
 
 func TestRequestBodyIsWhatEncodingJSONWrites(t *testing.T) {
 	type vars struct {
