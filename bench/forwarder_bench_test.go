@@ -101,11 +101,14 @@ func callBody(rev string) []byte {
 // pairedRounds is how many turns each target takes in a cell.
 const pairedRounds = 6
 
-// target is one server under load in a cell and what it measured.
+// target is one server under load in a cell.
 type target struct {
 	name, url string
 	hdr       map[string]string
+}
 
+// measured is what a target's calls in one cell took.
+type measured struct {
 	hc      *http.Client
 	lat     []time.Duration
 	elapsed time.Duration
@@ -119,54 +122,55 @@ type target struct {
 // and targets[1]).
 func pairedLoad(b *testing.B, clients int, targets []target, body []byte) {
 	rounds := min(pairedRounds, b.N)
-	for i := range targets {
-		tg := &targets[i]
-		tg.hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
-		defer tg.hc.CloseIdleConnections()
-		tg.lat, tg.elapsed, tg.cpu, tg.rate = nil, 0, 0, nil
+	m := make([]measured, len(targets))
+	for i, tg := range targets {
+		m[i].hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
+		defer m[i].hc.CloseIdleConnections()
 		for range clients { // open the connections before the clock starts
-			if err := send(tg.hc, tg.url, body, tg.hdr, `cmp_000001`); err != nil {
+			if err := send(m[i].hc, tg.url, body, tg.hdr, `cmp_000001`); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	b.ResetTimer()
 	for r := range rounds {
-		n := b.N/rounds + boolInt(r < b.N%rounds)
+		n := b.N*(r+1)/rounds - b.N*r/rounds // the rounds' calls add up to b.N
 		for k := range targets {
-			tg := &targets[(k+r)%len(targets)] // who goes first moves on each round
-			lat, elapsed, cpu := burst(b, tg, clients, n, body)
-			tg.lat = append(tg.lat, lat...)
-			tg.elapsed += elapsed
-			tg.cpu += cpu
-			tg.rate = append(tg.rate, float64(n)/elapsed.Seconds())
+			i := (k + r) % len(targets) // who goes first moves on each round
+			lat, elapsed, cpu := burst(b, targets[i], m[i].hc, clients, n, body)
+			m[i].lat = append(m[i].lat, lat...)
+			m[i].elapsed += elapsed
+			m[i].cpu += cpu
+			m[i].rate = append(m[i].rate, float64(n)/elapsed.Seconds())
 		}
 	}
 	b.StopTimer()
-	for i := range targets {
-		tg := &targets[i]
-		slices.Sort(tg.lat)
-		b.ReportMetric(float64(b.N)/tg.elapsed.Seconds(), tg.name+"-calls/s")
-		b.ReportMetric(ms(tg.lat[len(tg.lat)/2]), tg.name+"-p50-ms")
-		b.ReportMetric(ms(tg.lat[len(tg.lat)*99/100]), tg.name+"-p99-ms")
+	for i, tg := range targets {
+		slices.Sort(m[i].lat)
+		b.ReportMetric(float64(b.N)/m[i].elapsed.Seconds(), tg.name+"-calls/s")
+		b.ReportMetric(ms(m[i].lat[len(m[i].lat)/2]), tg.name+"-p50-ms")
+		b.ReportMetric(ms(p99(m[i].lat)), tg.name+"-p99-ms")
 		// CPU per call, of the whole process (backend and load generator
 		// included, alike for every target): steadier than throughput on a
 		// machine others load.
-		b.ReportMetric(float64(tg.cpu.Microseconds())/float64(b.N), tg.name+"-cpu-us/call")
+		b.ReportMetric(float64(m[i].cpu.Microseconds())/float64(b.N), tg.name+"-cpu-us/call")
 	}
-	fwd, ours := &targets[0], &targets[1]
+	fwd, ours := m[0], m[1]
 	ratios := make([]float64, rounds)
 	for r := range ratios {
 		ratios[r] = ours.rate[r] / fwd.rate[r]
 	}
 	slices.Sort(ratios)
 	b.ReportMetric(ratios[len(ratios)/2], "x-calls/s")
-	b.ReportMetric(ms(ours.lat[len(ours.lat)*99/100])/ms(fwd.lat[len(fwd.lat)*99/100]), "x-p99")
+	b.ReportMetric(ms(p99(ours.lat))/ms(p99(fwd.lat)), "x-p99")
 }
 
-// burst makes n calls to tg over clients concurrent clients and returns
-// each call's latency, the wall time and the process CPU they took.
-func burst(b *testing.B, tg *target, clients, n int, body []byte) ([]time.Duration, time.Duration, time.Duration) {
+// p99 is the 99th percentile of sorted latencies.
+func p99(sorted []time.Duration) time.Duration { return sorted[len(sorted)*99/100] }
+
+// burst makes n calls to tg through hc over clients concurrent clients and
+// returns each call's latency, the wall time and the process CPU they took.
+func burst(b *testing.B, tg target, hc *http.Client, clients, n int, body []byte) ([]time.Duration, time.Duration, time.Duration) {
 	lat := make([]time.Duration, n)
 	var mu sync.Mutex
 	i := 0
@@ -184,7 +188,7 @@ func burst(b *testing.B, tg *target, clients, n int, body []byte) ([]time.Durati
 					return
 				}
 				t0 := time.Now()
-				if err := send(tg.hc, tg.url, body, tg.hdr, `cmp_000001`); err != nil {
+				if err := send(hc, tg.url, body, tg.hdr, `cmp_000001`); err != nil {
 					b.Error(err)
 					return
 				}
@@ -197,13 +201,6 @@ func burst(b *testing.B, tg *target, clients, n int, body []byte) ([]time.Durati
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func boolInt(v bool) int {
-	if v {
-		return 1
-	}
-	return 0
-}
 
 // startForwarder serves the bare forwarder on a free loopback port and
 // returns its /mcp URL.
