@@ -54,7 +54,7 @@ func WithAnswered(ctx context.Context) (context.Context, *Answered) {
 // With tracing on (tr not nil), this is also where each request's server
 // span starts and ends: the one place on HTTP where its method, id and
 // _meta are known.
-func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next http.Handler) http.Handler {
+func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, d *direct, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		msg, ok := MessageFrom(r.Context())
 		if r.Method != http.MethodPost || !ok || msg.Frame.Kind != Request {
@@ -64,6 +64,19 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next h
 		f := msg.Frame
 		aw := &answerWriter{w: w, id: f.ID, method: f.Method,
 			modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) || mcp.IsModernProtocol(msg.MetaVersion)}
+		if tr != nil {
+			ctx, span := tr.StartServer(r.Context(), telemetry.Request{
+				Method: f.Method, ID: f.ID.Text(), Params: f.Params, Transport: telemetry.TCP,
+				ProtocolVersion: r.Header.Get(mcp.HeaderProtocolVersion), Header: r.Header,
+			})
+			r = r.WithContext(ctx)
+			defer func() { telemetry.Finish(span, aw.outcome()) }()
+		}
+		defer aw.record(r)
+		if d != nil && d.takes(r, msg) {
+			aw.answered, aw.seen = d.serve(w, r, msg, aw.modern)
+			return
+		}
 		if checkPrompt != nil && f.Method == string(mcp.MethodPromptsGet) {
 			// Refused after mcp-go has applied the transport's rules, so a
 			// request they reject still gets their answer.
@@ -76,23 +89,19 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, next h
 			r.Body = io.NopCloser(bytes.NewReader(inner))
 			r.ContentLength = int64(len(inner))
 		}
-		if tr != nil {
-			ctx, span := tr.StartServer(r.Context(), telemetry.Request{
-				Method: f.Method, ID: f.ID.Text(), Params: f.Params, Transport: telemetry.TCP,
-				ProtocolVersion: r.Header.Get(mcp.HeaderProtocolVersion), Header: r.Header,
-			})
-			r = r.WithContext(ctx)
-			defer func() { telemetry.Finish(span, aw.outcome()) }()
-		}
 		next.ServeHTTP(aw, r)
 		aw.finish()
-		if rec, ok := r.Context().Value(answeredKey{}).(*Answered); ok && aw.seen {
-			rec.Seen = true
-			if aw.answered != nil {
-				rec.Code = aw.answered.Code
-			}
-		}
 	})
+}
+
+// record fills in the Answered the request's context carries, if any.
+func (a *answerWriter) record(r *http.Request) {
+	if rec, ok := r.Context().Value(answeredKey{}).(*Answered); ok && a.seen {
+		rec.Seen = true
+		if a.answered != nil {
+			rec.Code = a.answered.Code
+		}
+	}
 }
 
 // answerWriter rewrites the answer mcp-go writes for one request. An

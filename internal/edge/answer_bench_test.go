@@ -34,7 +34,7 @@ func BenchmarkHTTPEdgeAnswer(b *testing.B) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(answer)
 	})
-	h := ReadMessage(0, httpEdge(nil, nil, inner))
+	h := ReadMessage(0, httpEdge(nil, nil, nil, inner))
 	b.SetBytes(int64(len(answer)))
 	b.ReportAllocs()
 	for b.Loop() {

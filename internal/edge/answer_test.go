@@ -60,7 +60,7 @@ func TestHTTPStreamedAnswerKeepsTheIdAndPassesNotifications(t *testing.T) {
 			w.(http.Flusher).Flush()
 		}
 	})
-	h := httptest.NewServer(ReadMessage(0, httpEdge(nil, nil, inner)))
+	h := httptest.NewServer(ReadMessage(0, httpEdge(nil, nil, nil, inner)))
 	defer h.Close()
 
 	resp := post(t, h.URL, `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/call","params":{"name":"talk"}}`,
@@ -91,7 +91,7 @@ func TestEachAnswerIsItsOwnWhenBuffersAreReused(t *testing.T) {
 		_, _ = fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"text":"%s`, msg.Frame.ID.Raw(), strings.Repeat("R\\u0026D ", n))
 		_, _ = io.WriteString(w, `"}}`+"\n")
 	})
-	h := ReadMessage(0, httpEdge(nil, nil, inner))
+	h := ReadMessage(0, httpEdge(nil, nil, nil, inner))
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {

@@ -31,14 +31,20 @@ type HTTPOptions struct {
 	CheckPrompt func(msg []byte) *Error
 	// Tracing, when set, gives each request a server span.
 	Tracing *telemetry.Tracing
+
+	// viaMCPGoOnly sends every request through mcp-go's handler, for the
+	// tests that hold direct's answers to it.
+	viaMCPGoOnly bool
 }
 
 // Handler is /mcp: MCP Streamable HTTP, stateless, in front of s. A
 // request meets, in this order: DELETE refused (405: no session to end),
 // the Host and Origin guard, the body read once through its cap and parsed
 // ([ReadMessage]: a malformed frame is refused in the words stdio uses),
-// Observe, the request's deadline, Authenticate, then [httpEdge] around
-// mcp-go's handler (exact ids, plain words, the prompt check, the span).
+// Observe, the request's deadline, Authenticate, then [httpEdge]: a request
+// mcp-go's handler would only pass on is answered by the MCPServer
+// directly (direct.go), anything else by that handler (exact ids, plain
+// words, the prompt check, the span on both).
 func Handler(s *server.MCPServer, o HTTPOptions) http.Handler {
 	if o.Authenticate == nil {
 		panic("edge.Handler: HTTPOptions.Authenticate is required: it names the caller of each request")
@@ -51,12 +57,17 @@ func Handler(s *server.MCPServer, o HTTPOptions) http.Handler {
 	// would share one stream (mcp-go's stateless id is ""); 405 is the
 	// answer the transport allows. Host checks are ours (Guard), which
 	// also cover non-loopback deployments.
-	mcpHandler := httpEdge(o.Tracing, o.CheckPrompt, server.NewStreamableHTTPServer(s,
+	transport := server.NewStreamableHTTPServer(s,
 		server.WithStateLess(true),
 		server.WithDisableStreaming(true),
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(o.Logger.With("component", "mcp-http")),
-	))
+	)
+	var d *direct
+	if !o.viaMCPGoOnly {
+		d = newDirect(s, transport, o.Logger)
+	}
+	mcpHandler := httpEdge(o.Tracing, o.CheckPrompt, d, transport)
 	h := Deadline(o.Timeout, o.Authenticate(mcpHandler))
 	if o.Observe != nil {
 		h = o.Observe(h)

@@ -27,20 +27,28 @@ func mcpHandler(s *server.MCPServer, checkPrompt func(msg []byte) *Error) Messag
 				return nil, err
 			}
 		}
-		switch r := s.HandleMessage(ctx, msg).(type) {
-		case nil:
-			return nil, nil
-		case mcp.JSONRPCResponse:
-			b, err := encodeResult(r.Result)
-			if err != nil {
-				return nil, &Error{Code: CodeInternalError, Message: "internal error: the answer to " + method + " could not be encoded; the server's log has the details"}
-			}
-			return b, nil
-		case mcp.JSONRPCError:
-			return nil, plainError(method, r.Error)
-		default:
-			return nil, &Error{Code: CodeInternalError, Message: "internal error: no answer to " + method}
+		res, err, _ := handleWithMCPGo(ctx, s, method, msg)
+		return res, err
+	}
+}
+
+// handleWithMCPGo is s's answer to msg: the result encoded once, or the
+// error in plain words. answered is false when s gives no answer (a
+// notification).
+func handleWithMCPGo(ctx context.Context, s *server.MCPServer, method string, msg []byte) (res json.RawMessage, e *Error, answered bool) {
+	switch r := s.HandleMessage(ctx, msg).(type) {
+	case nil:
+		return nil, nil, false
+	case mcp.JSONRPCResponse:
+		b, err := encodeResult(r.Result)
+		if err != nil {
+			return nil, &Error{Code: CodeInternalError, Message: "internal error: the answer to " + method + " could not be encoded; the server's log has the details"}, true
 		}
+		return b, nil, true
+	case mcp.JSONRPCError:
+		return nil, plainError(method, r.Error), true
+	default:
+		return nil, &Error{Code: CodeInternalError, Message: "internal error: no answer to " + method}, true
 	}
 }
 

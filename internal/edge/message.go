@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // DefaultMaxBody caps a request body. The largest legitimate request (a
@@ -28,6 +30,10 @@ type Message struct {
 	ProtocolVersion string
 	// MetaVersion is the version params._meta names ("" for none).
 	MetaVersion string
+	// metaCase is true when a member name matched for MetaVersion was
+	// spelled in another case than MCP's. mcp-go reads that key exactly, so
+	// it may see another version than MetaVersion (direct.go).
+	metaCase bool
 	// Frame is the message as Parse read it, body included: the
 	// one parse of the body before mcp-go's.
 	Frame Frame
@@ -122,6 +128,7 @@ func messageOf(f Frame) Message {
 			version = v
 		case strings.EqualFold(k, "_meta"):
 			meta = v
+			m.metaCase = m.metaCase || k != "_meta"
 		}
 	}) {
 		return m
@@ -131,8 +138,9 @@ func messageOf(f Frame) Message {
 	}
 	if len(meta) > 0 && meta[0] == '{' {
 		Members(meta, func(k string, v json.RawMessage) {
-			if strings.EqualFold(k, "io.modelcontextprotocol/protocolVersion") {
+			if strings.EqualFold(k, mcp.MetaKeyProtocolVersion) {
 				m.MetaVersion = str(v)
+				m.metaCase = m.metaCase || k != mcp.MetaKeyProtocolVersion
 			}
 		})
 	}
