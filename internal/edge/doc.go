@@ -10,9 +10,12 @@
 //     Origin guard ([Guard]), the body read once through its cap and parsed
 //     ([ReadMessage]: the [Message] carried in the request's context, which
 //     the scope check, the metrics, tracing and the hand-off to mcp-go all
-//     read), the deadline, authentication, then mcp-go's handler behind
-//     [httpEdge], which keeps ids exact and words plain. [Serve] runs the
-//     listener with header timeouts and a bounded drain.
+//     read), the deadline, authentication, then [httpEdge]: a request that
+//     mcp-go's Streamable HTTP handler would only check and pass on is
+//     answered by the MCPServer directly, as on stdio ([direct]); anything
+//     else goes through that handler, whose answers httpEdge rewrites so
+//     ids stay exact and words plain. [Serve] runs the listener with
+//     header timeouts and a bounded drain.
 //
 // Both transports use the same checks ([Parse]) and the same plain words for
 // mcp-go's errors ([plainError]). The edge knows nothing of tokens or tools:
@@ -49,6 +52,6 @@
 // cancellation by the printed id, requests cancelled at end of input,
 // encoding/json's and base64's words, "not found" twice, prompt handler
 // errors as -32603, panics let through, structured content encoded twice,
-// DELETE answered 200). When one of those tests fails, mcp-go has changed:
+// DELETE answered 200, request headers checked only in its HTTP handler). When one of those tests fails, mcp-go has changed:
 // delete the workaround it names, and the test.
 package edge

@@ -48,6 +48,11 @@ package edge
 //   - TestMcpGoAnswersDeleteWith200WhenStateless: its stateless handler
 //     answers DELETE as if it had ended a session. Workaround:
 //     MethodNotAllowed in Handler.
+//   - TestMcpGoChecksRequestHeadersOnlyInItsHTTPHandler: HandleMessage
+//     reads the 2026-07-28 Mcp-Method and Mcp-Name headers from a context
+//     key only its Streamable HTTP handler can set. Workaround: direct,
+//     which answers requests without that handler, checks them itself
+//     (direct.takes) and leaves a mismatch to the handler.
 
 import (
 	"bufio"
@@ -439,4 +444,30 @@ func TestMcpGoAnswersDeleteWith200WhenStateless(t *testing.T) {
 	resp := q.postEdge(t, http.MethodDelete, "")
 	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
 	assert.Equal(t, http.MethodPost, resp.Header.Get("Allow"))
+}
+
+// Delete direct's own header checks (in direct.takes) once HandleMessage
+// can be given a request's headers.
+func TestMcpGoChecksRequestHeadersOnlyInItsHTTPHandler(t *testing.T) {
+	q := newQuirks()
+	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"say"}}`
+	assert.Contains(t, q.mcpGo(t, msg), `"result":`, "HandleMessage alone cannot see a header, so it checks none")
+
+	h := httptest.NewServer(Handler(q.s, HTTPOptions{
+		Guard: Guard{Loopback: true}, Timeout: time.Minute,
+		Authenticate: func(next http.Handler) http.Handler { return next },
+	}))
+	t.Cleanup(h.Close)
+	req, err := http.NewRequest(http.MethodPost, h.URL, strings.NewReader(msg))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "slow")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+	assert.Contains(t, readBody(t, resp.Body), `does not match body value \"say\"`, "the edge refuses the mismatch")
 }
