@@ -1,8 +1,10 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +58,23 @@ func TestScrubListIsBounded(t *testing.T) {
 	assert.Equal(t, "[redacted] [redacted]", s.scrub("configured-api-key-value configured-client-secret"))
 	newest := fmt.Sprintf("rotating-token-%06d", 10*maxRotating-1)
 	assert.Equal(t, redacted, s.scrub(newest))
+}
+
+// TestWithHeaderLeavesTheCallersRequestAsItWas: the credential travels in
+// the copy only; the request the caller built keeps its headers, and the
+// copy keeps the caller's other headers and context.
+func TestWithHeaderLeavesTheCallersRequestAsItWas(t *testing.T) {
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "v")
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example/graphql", nil)
+	require.NoError(t, err)
+	r.Header.Set("Content-Type", "application/json")
+
+	out := withHeader(r, "x-api-key", "da2-secret")
+
+	assert.Equal(t, "da2-secret", out.Header.Get("X-Api-Key"))
+	assert.Equal(t, "application/json", out.Header.Get("Content-Type"))
+	assert.Equal(t, "v", out.Context().Value(key{}))
+	assert.Empty(t, r.Header.Get("X-Api-Key"), "the caller's request carries no credential")
+	assert.Len(t, r.Header, 1)
 }

@@ -64,9 +64,7 @@ func (t *oidcTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		closeBody(r)
 		return nil, errorf(OIDC, "the OIDC token expired at %s, so it was not sent", tok.expiry.UTC().Format(time.RFC3339))
 	}
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", tok.raw)
-	return t.base.RoundTrip(r)
+	return t.base.RoundTrip(withHeader(r, "Authorization", tok.raw))
 }
 
 // hint explains a 401 by what is known now: an expired token, a rejected

@@ -81,7 +81,7 @@ func encodeResult(v any) (json.RawMessage, error) {
 func encodeToolResult(r *mcp.CallToolResult) ([]byte, bool) {
 	raw, ok := r.StructuredContent.(json.RawMessage)
 	if r.Meta != nil || len(r.RawStructuredContent) > 0 || len(r.InputRequests) > 0 || r.RequestState != "" ||
-		!ok || len(raw) == 0 || bytes.ContainsAny(raw, "\n\r") || raw[0] != '{' {
+		!ok || len(raw) == 0 || raw[0] != '{' || bytes.IndexByte(raw, '\n') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
 		return nil, false
 	}
 	size := len(raw) + 64
