@@ -159,12 +159,12 @@ func (d *direct) answer(ctx context.Context, method string, msg []byte) (res jso
 // httpSession is the client of one request, as mcp-go sees it: stateless,
 // so it knows nothing between requests and has no id. It cannot ask the
 // client anything (no Elicitor): 2026-07-28 clients are asked through the
-// answer (tools.Runtime.confirm), and older ones over HTTP not at all.
+// answer (tools.Runtime.confirm), and older ones over HTTP not at all. Like
+// mcp-go's own session for a stateless request, it keeps what a 2026-07-28
+// request's _meta says of the client, and no protocol version.
 type httpSession struct {
 	initialized atomic.Bool
-	mu          sync.Mutex
-	info        mcp.Implementation
-	caps        mcp.ClientCapabilities
+	clientInfo
 }
 
 var (
@@ -180,27 +180,3 @@ func (s *httpSession) SessionID() string { return "" }
 func (s *httpSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
 func (s *httpSession) Initialize()                                         { s.initialized.Store(true) }
 func (s *httpSession) Initialized() bool                                   { return s.initialized.Load() }
-
-func (s *httpSession) GetClientInfo() mcp.Implementation {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.info
-}
-
-func (s *httpSession) SetClientInfo(i mcp.Implementation) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.info = i
-}
-
-func (s *httpSession) GetClientCapabilities() mcp.ClientCapabilities {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.caps
-}
-
-func (s *httpSession) SetClientCapabilities(c mcp.ClientCapabilities) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.caps = c
-}

@@ -67,13 +67,15 @@ type directCase struct {
 func directCases() []directCase {
 	legacy := map[string]string{"MCP-Protocol-Version": "2025-11-25"}
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
-	modern := func(method, name string, extra ...string) map[string]string {
-		h := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
-		if name != "" {
-			h["Mcp-Name"] = name
+	// modern is the headers 2026-07-28 asks for; more, as name and value
+	// pairs, are added to them.
+	modern := func(method, name string, more ...string) map[string]string {
+		h := map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, "Mcp-Name": name}
+		if name == "" {
+			delete(h, "Mcp-Name")
 		}
-		for i := 0; i+1 < len(extra); i += 2 {
-			h[extra[i]] = extra[i+1]
+		for len(more) >= 2 {
+			h[more[0]], more = more[1], more[2:]
 		}
 		return h
 	}

@@ -110,13 +110,11 @@ func pumpNotifications(ctx context.Context, notes <-chan mcp.JSONRPCNotification
 // remembers what initialize (or a 2026-07-28 request's _meta) said about
 // the client, so that mcp-go answers in the negotiated protocol version.
 type stdioSession struct {
-	notes        chan mcp.JSONRPCNotification
-	lines        *Stdio // carries the server's own requests (elicitation)
-	initialized  atomic.Bool
-	mu           sync.Mutex
-	clientInfo   mcp.Implementation
-	capabilities mcp.ClientCapabilities
-	version      string
+	notes       chan mcp.JSONRPCNotification
+	lines       *Stdio // carries the server's own requests (elicitation)
+	initialized atomic.Bool
+	clientInfo
+	version atomic.Pointer[string]
 }
 
 var (
@@ -171,44 +169,8 @@ func (s *stdioSession) Initialize() { s.initialized.Store(true) }
 // Initialized reports whether the handshake is done.
 func (s *stdioSession) Initialized() bool { return s.initialized.Load() }
 
-// GetClientInfo returns what the client said it is.
-func (s *stdioSession) GetClientInfo() mcp.Implementation {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.clientInfo
-}
-
-// SetClientInfo records what the client said it is.
-func (s *stdioSession) SetClientInfo(i mcp.Implementation) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.clientInfo = i
-}
-
-// GetClientCapabilities returns the client's declared capabilities.
-func (s *stdioSession) GetClientCapabilities() mcp.ClientCapabilities {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.capabilities
-}
-
-// SetClientCapabilities records the client's declared capabilities.
-func (s *stdioSession) SetClientCapabilities(c mcp.ClientCapabilities) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.capabilities = c
-}
-
 // ProtocolVersion is the version negotiated by initialize.
-func (s *stdioSession) ProtocolVersion() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.version
-}
+func (s *stdioSession) ProtocolVersion() string { return valueOf(s.version.Load()) }
 
 // SetProtocolVersion records the version negotiated by initialize.
-func (s *stdioSession) SetProtocolVersion(v string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.version = v
-}
+func (s *stdioSession) SetProtocolVersion(v string) { s.version.Store(&v) }
