@@ -35,10 +35,12 @@ func WithAnswered(ctx context.Context) (context.Context, *Answered) {
 	return context.WithValue(ctx, answeredKey{}, a), a
 }
 
-// httpEdge gives HTTP the answers stdio gives, around mcp-go's Streamable
-// HTTP handler, which keeps the transport's own rules (Accept and
-// Content-Type, MCP-Protocol-Version for 2025-11-25 and 2026-07-28, 202
-// for notifications, the HTTP status of a 2026-07-28 error).
+// httpEdge gives HTTP the answers stdio gives. A request direct takes (d,
+// when not nil) is answered by the MCPServer as on stdio; any other goes
+// through mcp-go's Streamable HTTP handler (next), which keeps the
+// transport's own rules (Accept and Content-Type, MCP-Protocol-Version for
+// 2025-11-25 and 2026-07-28, 202 for notifications, the HTTP status of a
+// 2026-07-28 error), and what that handler writes is rewritten as follows.
 //
 // It reads the message ReadMessage parsed (and must run after it):
 // the body is not read or decoded again here. mcp-go reads the request's id
@@ -74,7 +76,7 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, d *dir
 		}
 		defer aw.record(r)
 		if d != nil && d.takes(r, msg) {
-			aw.answered, aw.seen = d.serve(w, r, msg, aw.modern)
+			aw.answered, aw.seen, aw.status = d.serve(w, r, msg, aw.modern)
 			return
 		}
 		if checkPrompt != nil && f.Method == string(mcp.MethodPromptsGet) {

@@ -106,9 +106,10 @@ func (d *direct) binds(name string) bool {
 // the tests that show which requests it takes.
 var directAnswers atomic.Int64
 
-// serve answers the request and returns the answer's JSON-RPC error code
-// (0 for a result) and whether an answer was written as JSON-RPC.
-func (d *direct) serve(w http.ResponseWriter, r *http.Request, msg Message, modern bool) (*Error, bool) {
+// serve answers the request. It returns the answer's JSON-RPC error (nil
+// for a result), whether a JSON-RPC answer was written, and the HTTP
+// status.
+func (d *direct) serve(w http.ResponseWriter, r *http.Request, msg Message, modern bool) (*Error, bool, int) {
 	directAnswers.Add(1)
 	f := msg.Frame
 	ctx := d.s.WithContext(r.Context(), &httpSession{})
@@ -117,7 +118,7 @@ func (d *direct) serve(w http.ResponseWriter, r *http.Request, msg Message, mode
 	res, e, answered := d.answer(ctx, f.Method, body)
 	if !answered { // HandleMessage kept quiet, as for a notification
 		w.WriteHeader(http.StatusAccepted)
-		return nil, false
+		return nil, false, http.StatusAccepted
 	}
 	var reply []byte
 	status := http.StatusOK
@@ -132,7 +133,7 @@ func (d *direct) serve(w http.ResponseWriter, r *http.Request, msg Message, mode
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(reply, '\n'))
-	return e, true
+	return e, true, status
 }
 
 // answer is mcp-go's answer to msg in the words both transports give it,
