@@ -38,7 +38,7 @@ func WithAnswered(ctx context.Context) (context.Context, *Answered) {
 // httpEdge gives HTTP the answers stdio gives. A request direct takes (d,
 // when not nil) is answered by the MCPServer as on stdio; any other goes
 // through mcp-go's Streamable HTTP handler (next), which keeps the
-// transport's own rules (Accept and Content-Type, MCP-Protocol-Version for
+// transport's own rules (Content-Type, MCP-Protocol-Version for
 // 2025-11-25 and 2026-07-28, 202 for notifications, the HTTP status of a
 // 2026-07-28 error), and what that handler writes is rewritten as follows.
 //
