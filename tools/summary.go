@@ -121,12 +121,15 @@ func Shorten(s string, n int) string {
 	// The byte offset of rune n-1 (the ellipsis makes n), found without
 	// converting the description to runes: this runs for every company in
 	// every list answer.
+	// Counting stops at n+1 runes: past that, only "longer than n" matters.
 	end, runes := len(s), 0
 	for i := range s {
 		if runes == n-1 {
 			end = i
 		}
-		runes++
+		if runes++; runes > n {
+			break
+		}
 	}
 	if runes <= n {
 		return s
@@ -150,7 +153,7 @@ func Shorten(s string, n int) string {
 // oneLine keeps a record on its line: a description's own line breaks and
 // tabs become spaces.
 func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
+	if strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\r') < 0 && strings.IndexByte(s, '\t') < 0 {
 		return s
 	}
 	return strings.Join(strings.Fields(s), " ")
