@@ -178,9 +178,13 @@ func TestDirectAnswersAsMCPGosHandlerDoes(t *testing.T) {
 	assert.GreaterOrEqual(t, directAnswers.Load()-before, int64(40), "requests direct answered")
 }
 
-// TestDirectLeavesWhatTheTransportRefuses shows which requests take
-// mcp-go's handler: each is one the transport refuses or keeps state for.
-func TestDirectLeavesWhatTheTransportRefuses(t *testing.T) {
+// TestDirectTakesPlainRequestsAndLeavesTheRest names the path some requests
+// take: direct answers plain calls, lists and reads on both revisions;
+// mcp-go's handler answers what the transport refuses (a version it does
+// not know, a header that does not match the body), what it keeps state or
+// order for (initialize, prompts/get) and calls with a header-bound
+// argument.
+func TestDirectTakesPlainRequestsAndLeavesTheRest(t *testing.T) {
 	s := directServer()
 	h := httptest.NewServer(Handler(s, HTTPOptions{
 		Guard: Guard{Loopback: true}, Timeout: time.Minute,
