@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -199,6 +200,7 @@ func columnNames(cols tools.Columns) []string {
 func csvHeader(cols tools.Columns) []string { return columnNames(cols) }
 
 // csvRow is one company as CSV fields; the categories are joined by "; ".
+// A cell that would start a formula starts with a single quote instead.
 func csvRow(s tools.Summary, cols tools.Columns) []string {
 	row := []string{s.ID}
 	num := func(p *int) string {
@@ -227,6 +229,10 @@ func csvRow(s tools.Summary, cols tools.Columns) []string {
 		case c == tools.ColDescription:
 			row = append(row, s.Description())
 		}
+	}
+	// No cell starts a spreadsheet formula (OWASP's CSV-injection rule).
+	for i := range row {
+		row[i] = untrusted.CSVCell(row[i])
 	}
 	return row
 }
