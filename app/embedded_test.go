@@ -60,10 +60,10 @@ func TestCompaniesOutOfRangeIsRefused(t *testing.T) {
 	}
 }
 
-// README states the same range as the code, in both places --companies
-// appears (the server's flags and appsync-local's).
-func TestREADMEStatesTheCompaniesRange(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// The operator's guide states the same range as the code, in both places
+// --companies appears (the server's flags and appsync-local's).
+func TestDocsStateTheCompaniesRange(t *testing.T) {
+	readme, err := os.ReadFile("../docs/operator.md")
 	require.NoError(t, err)
 	var rows []string
 	for line := range strings.SplitSeq(string(readme), "\n") {
@@ -72,7 +72,7 @@ func TestREADMEStatesTheCompaniesRange(t *testing.T) {
 		}
 	}
 	require.Len(t, rows, 2, "the server's --companies row and appsync-local's")
-	require.Equal(t, 1_000_000, appsynclocal.MaxCompanies, "update README's range with the code")
+	require.Equal(t, 1_000_000, appsynclocal.MaxCompanies, "update docs/operator.md's range with the code")
 	for _, row := range rows {
 		assert.Contains(t, row, "1 to 1,000,000", row)
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // MaxCompanies bounds Config.Companies: the largest data set the backend
-// builds, as README states for --companies.
+// builds, as docs/operator.md states for --companies.
 const MaxCompanies = 1_000_000
 
 // Defaults for a zero Config.

@@ -48,7 +48,7 @@ func check(ctx context.Context, args []string, getenv func(string) string, stdio
 	if err != nil {
 		fmt.Fprintf(out, "FAIL start-up: %v\n", err)
 		if _, isAuth := errors.AsType[*auth.Error](err); isAuth || errors.Is(err, auth.ErrNoCredentials) {
-			fmt.Fprintln(out, "     fix: set the credentials of one method (OIDC_*, AWS_* or APPSYNC_API_KEY), or force one with --auth; see README, Authentication")
+			fmt.Fprintln(out, "     fix: set the credentials of one method (OIDC_*, AWS_* or APPSYNC_API_KEY), or force one with --auth; see docs/operator.md, Configuration")
 		} else {
 			fmt.Fprintln(out, "     fix: the message names the flag or variable to change")
 		}
