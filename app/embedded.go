@@ -92,6 +92,13 @@ func startEmbedded(ctx context.Context, cfg config.Config, logger *slog.Logger) 
 		RegistrationFile:     filepath.Join(dir, registrationsFile),
 		Users:                DemoUsers,
 		DefaultUser:          DemoUser,
+		// The scopes this server can honour: with writes off, the write
+		// scope is neither advertised, offered on the consent page, nor
+		// granted.
+		Scopes: issuerScopes(cfg),
+		// Pages the HTTP service lets call /mcp may call the issuer too
+		// (loopback pages may anyway: the issuer is on loopback).
+		AllowedOrigins: cfg.HTTP.AllowedOrigins,
 	}
 	// Only the HTTP service's users hold the issuer's tokens; on stdio the
 	// server mints its own at each start, so a moved issuer is no news.
@@ -115,6 +122,19 @@ func startEmbedded(ctx context.Context, cfg config.Config, logger *slog.Logger) 
 	logger.Info("embedded backend ready", "endpoint", srv.URL(), "oidc_issuer", iss.URL(), "user", DemoUser, "data_dir", dir,
 		"tokens", "valid across restarts on this data dir while the issuer keeps its address; not on another data dir")
 	return &embedded{URL: srv.URL(), server: srv, issuer: iss, secret: secret}, nil
+}
+
+// issuerScopes are the scopes the embedded issuer grants: the read scope,
+// and the write scope only when --allow-mutations enables a write tool.
+func issuerScopes(cfg config.Config) []string {
+	read, write := cfg.HTTP.ReadScope, cfg.HTTP.WriteScope
+	if read == "" || write == "" {
+		read, write = authn.ScopeRead, authn.ScopeWrite
+	}
+	if cfg.Mutations.Any() {
+		return []string{read, write}
+	}
+	return []string{read}
 }
 
 // operatorClients is the operator's oauth-clients.json in the data dir.

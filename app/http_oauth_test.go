@@ -114,6 +114,10 @@ func TestOAuthRefusesBadTokensWithAChallenge(t *testing.T) {
 		{"expired", sign(authn.Claims{Subject: "alice", Audience: srv.base + "/mcp", Scopes: readOnly, IssuedAt: now.Add(-2 * time.Hour), Expiry: now.Add(-time.Hour)}), "expired"},
 		{"wrong audience", sign(authn.Claims{Subject: "alice", Scopes: readOnly}), "not for this resource"},
 		{"wrong issuer", sign(authn.Claims{Subject: "alice", Audience: srv.base + "/mcp", Issuer: "https://login.example.com"}), "issuer"},
+		// go-oidc allows nbf five minutes early and reads no iat; this
+		// server allows a minute of clock skew, and a day of lifetime.
+		{"issued in the future", sign(authn.Claims{Subject: "alice", Audience: srv.base + "/mcp", Scopes: readOnly, IssuedAt: now.Add(3 * time.Minute), Expiry: now.Add(time.Hour)}), "issued in the future"},
+		{"valid for too long", sign(authn.Claims{Subject: "alice", Audience: srv.base + "/mcp", Scopes: readOnly, IssuedAt: now, Expiry: now.Add(48 * time.Hour)}), "valid for longer than this server accepts (at most 24h0m0s"},
 		{"alg none", none, "algorithm"},
 		{"HS256", hs256, "algorithm"},
 		{"not a JWT", "opaque-token", "not a signed JWT"},
@@ -180,9 +184,20 @@ func TestOAuthRefusesBadTokensWithAChallenge(t *testing.T) {
 	assert.Empty(t, s.rec.Ops(), "no refused request reached the backend")
 }
 
+// TestOAuthProtectedResourceMetadata: the RFC 9728 document names the
+// write scope only when --allow-mutations enables a write tool: a scope
+// the server would refuse is never advertised.
 func TestOAuthProtectedResourceMetadata(t *testing.T) {
 	s := newOAuthStack(t)
 	srv := s.start(t, s.exchangeEnv())
+	resp, err := http.Get(srv.base + "/.well-known/oauth-protected-resource/mcp")
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&doc))
+	resp.Body.Close()
+	assert.Equal(t, []any{"companies:read"}, doc["scopes_supported"], "writes are off")
+
+	srv = s.start(t, s.exchangeEnv(), "--allow-mutations")
 	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
 		resp, err := http.Get(srv.base + path)
 		require.NoError(t, err)

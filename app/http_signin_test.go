@@ -1,13 +1,19 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/oauth2"
 )
 
 // TestOAuthChallengeNamesWhatTheServerAllows: the 401 asks for the read
@@ -64,5 +70,78 @@ func TestOAuthStatusDescribesTheCaller(t *testing.T) {
 		assert.Equal(t, user, st.Auth.Principal)
 		assert.Equal(t, s.iss.URL(), st.Auth.Issuer)
 		assert.Empty(t, st.Auth.TokenSource, "not the server's client_credentials")
+	}
+}
+
+// TestEmbeddedIssuerOffersOnlyWhatTheServerAllows: with writes off, the
+// write scope appears nowhere a client or a person would take it from:
+// not in the resource's or the issuer's metadata, not on the consent page,
+// not in a token, and asking for it is invalid_scope. With
+// --allow-mutations it is in all of them.
+func TestEmbeddedIssuerOffersOnlyWhatTheServerAllows(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		scopes []any
+	}{
+		{nil, []any{"companies:read"}},
+		{[]string{"--allow-mutations"}, []any{"companies:read", "companies:write"}},
+	} {
+		t.Run(fmt.Sprint(tc.args), func(t *testing.T) {
+			srv, err := startHTTP(t, nil, append([]string{"--embedded", "--data-dir", t.TempDir(), "--companies", "20", "--oauth-issuer", "embedded"}, tc.args...)...)
+			require.NoError(t, err)
+			getJSON := func(u string) map[string]any {
+				resp, err := http.Get(u)
+				require.NoError(t, err)
+				defer resp.Body.Close()
+				var doc map[string]any
+				require.NoError(t, json.NewDecoder(resp.Body).Decode(&doc))
+				return doc
+			}
+			prm := getJSON(srv.base + "/.well-known/oauth-protected-resource/mcp")
+			assert.Equal(t, tc.scopes, prm["scopes_supported"])
+			issuer := prm["authorization_servers"].([]any)[0].(string)
+			assert.Equal(t, tc.scopes, getJSON(issuer + "/.well-known/oauth-authorization-server")["scopes_supported"])
+
+			resp, err := http.Post(issuer+"/register", "application/json", strings.NewReader(`{"client_name":"scope test","redirect_uris":["http://127.0.0.1/cb"]}`))
+			require.NoError(t, err)
+			var reg map[string]any
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&reg))
+			resp.Body.Close()
+			conf := &oauth2.Config{ClientID: reg["client_id"].(string), RedirectURL: "http://127.0.0.1:7000/cb",
+				Endpoint: oauth2.Endpoint{AuthURL: issuer + "/authorize", TokenURL: issuer + "/token", AuthStyle: oauth2.AuthStyleInParams}}
+			jar, _ := cookiejar.New(nil)
+			browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			v := oauth2.GenerateVerifier()
+
+			resp, err = browser.Get(conf.AuthCodeURL("s", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("scope", "companies:read companies:write")))
+			require.NoError(t, err)
+			page := readBody(t, resp)
+			if len(tc.scopes) == 1 {
+				require.Equal(t, http.StatusFound, resp.StatusCode, page)
+				loc, _ := url.Parse(resp.Header.Get("Location"))
+				assert.Equal(t, "invalid_scope", loc.Query().Get("error"), "asking for writes is refused")
+				resp, err = browser.Get(conf.AuthCodeURL("s", oauth2.S256ChallengeOption(v)))
+				require.NoError(t, err)
+				page = readBody(t, resp)
+			}
+			require.Equal(t, http.StatusOK, resp.StatusCode, page)
+			assert.Equal(t, len(tc.scopes) == 2, strings.Contains(page, "Change your lists"), "the consent page describes writes only when they are allowed")
+			form := url.Values{"decision": {"approve"}, "user": {"alice"}}
+			for _, m := range regexp.MustCompile(`name="(request|csrf_token)" value="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+				form.Set(m[1], m[2])
+			}
+			resp, err = browser.PostForm(issuer+"/authorize", form)
+			require.NoError(t, err)
+			readBody(t, resp)
+			require.Equal(t, http.StatusFound, resp.StatusCode)
+			loc, _ := url.Parse(resp.Header.Get("Location"))
+			tok, err := conf.Exchange(context.Background(), loc.Query().Get("code"), oauth2.VerifierOption(v))
+			require.NoError(t, err)
+			want := []string{}
+			for _, s := range tc.scopes {
+				want = append(want, s.(string))
+			}
+			assert.Equal(t, strings.Join(want, " "), tok.Extra("scope"), "the token holds what was allowed")
+		})
 	}
 }

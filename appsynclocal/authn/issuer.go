@@ -83,9 +83,32 @@ type IssuerConfig struct {
 	// RegistrationFile keeps dynamically registered clients (RFC 7591)
 	// across restarts; "" keeps them in memory.
 	RegistrationFile string
-	// MaxRegistrations caps the clients kept from dynamic registration;
-	// 0 means 1000.
+	// MaxRegistrations caps the clients kept from dynamic registration
+	// that completed a sign-in (registrations that never did expire after
+	// PendingRegistrationTTL and are capped apart); 0 means 1000. When
+	// full, the client that signed in least recently is forgotten.
 	MaxRegistrations int
+	// RegistrationLimit is the per-source rate of dynamic registrations;
+	// zero fields mean DefaultRegistrationLimit's.
+	RegistrationLimit RegistrationLimit
+
+	// AllowedHosts are further names (without port) the issuer may be
+	// addressed by in the Host header. The issuer URL's host always may,
+	// and the loopback names when that host is a loopback one; any other
+	// Host is refused (403), so a page whose name an attacker points at
+	// this machine (DNS rebinding) cannot load or post the consent page.
+	AllowedHosts []string
+	// AllowedOrigins are the browser origins ("http://localhost:6274")
+	// that may call the token and registration endpoints from a page
+	// (CORS). The issuer's own origin always may, and loopback origins
+	// when the issuer is on loopback; a state-changing request from any
+	// other origin is refused, and its preflight gets no CORS headers.
+	AllowedOrigins []string
+	// ReadHeaderTimeout and ReadTimeout bound how long StartIssuer's
+	// listener waits for a request's header, and for the whole request
+	// body included; 0 means DefaultReadHeaderTimeout and
+	// DefaultReadTimeout.
+	ReadHeaderTimeout, ReadTimeout time.Duration
 }
 
 // Client is an OAuth client of the issuer's token endpoint.
@@ -113,8 +136,9 @@ type Issuer struct {
 	clients  map[string]Client
 
 	mu      sync.Mutex
-	refresh map[string]refreshGrant // refresh token -> grant
-	codes   map[string]codeGrant    // authorization code -> grant
+	refresh map[string]refreshGrant   // refresh token -> grant
+	rotated map[string]rotatedRefresh // refresh tokens already rotated
+	codes   map[string]codeGrant      // authorization code -> grant
 
 	scopes        []string
 	defaultScopes []string
@@ -126,6 +150,9 @@ type Issuer struct {
 	reg           *registry
 	userList      []string // the consent page's users, in order
 	consentKey    []byte   // authenticates the consent form
+	sessionKey    []byte   // authenticates the sign-in session cookie
+	spent         spentForms
+	listen        listenerRules
 }
 
 // NewIssuer creates the issuer, loading or creating its key.
@@ -147,6 +174,7 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 		key:      key,
 		clients:  make(map[string]Client, len(c.Clients)),
 		refresh:  make(map[string]refreshGrant),
+		rotated:  make(map[string]rotatedRefresh),
 		codes:    make(map[string]codeGrant),
 	}
 	if i.audience == "" {
@@ -158,7 +186,18 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 	if i.now == nil {
 		i.now = time.Now
 	}
-	i.consentKey = deriveKey(key, "authn consent form v1")
+	// Consent forms and sign-in sessions are keyed anew at each start:
+	// the forms spent are remembered in memory, so a form from before a
+	// restart must not verify after it.
+	salt, err := randomToken()
+	if err != nil {
+		return nil, err
+	}
+	i.consentKey = deriveKey(key, "authn consent form v2 "+salt)
+	i.sessionKey = deriveKey(key, "authn sign-in session v1 "+salt)
+	if i.listen, err = newListenerRules(u, c); err != nil {
+		return nil, err
+	}
 	if err := i.configureAS(c); err != nil {
 		return nil, err
 	}
@@ -234,14 +273,15 @@ func (i *Issuer) Sign(c Claims) (string, error) {
 		c.Expiry = c.IssuedAt.Add(i.ttl)
 	}
 	payload, err := json.Marshal(jwtClaims{
-		Issuer:   c.Issuer,
-		Subject:  c.Subject,
-		Audience: c.Audience,
-		IssuedAt: c.IssuedAt.Unix(),
-		Expiry:   c.Expiry.Unix(),
-		Email:    c.Email,
-		Scope:    strings.Join(c.Scopes, " "),
-		ClientID: c.ClientID,
+		Issuer:    c.Issuer,
+		Subject:   c.Subject,
+		Audience:  c.Audience,
+		IssuedAt:  c.IssuedAt.Unix(),
+		NotBefore: c.IssuedAt.Unix(),
+		Expiry:    c.Expiry.Unix(),
+		Email:     c.Email,
+		Scope:     strings.Join(c.Scopes, " "),
+		ClientID:  c.ClientID,
 	})
 	if err != nil {
 		return "", err
@@ -255,14 +295,15 @@ func (i *Issuer) Sign(c Claims) (string, error) {
 
 // jwtClaims is the wire form of Claims.
 type jwtClaims struct {
-	Issuer   string `json:"iss"`
-	Subject  string `json:"sub"`
-	Audience string `json:"aud"`
-	IssuedAt int64  `json:"iat"`
-	Expiry   int64  `json:"exp"`
-	Email    string `json:"email,omitempty"`
-	Scope    string `json:"scope,omitempty"`
-	ClientID string `json:"client_id,omitempty"`
+	Issuer    string `json:"iss"`
+	Subject   string `json:"sub"`
+	Audience  string `json:"aud"`
+	IssuedAt  int64  `json:"iat"`
+	NotBefore int64  `json:"nbf"`
+	Expiry    int64  `json:"exp"`
+	Email     string `json:"email,omitempty"`
+	Scope     string `json:"scope,omitempty"`
+	ClientID  string `json:"client_id,omitempty"`
 }
 
 // Handler serves the issuer's endpoints under the issuer URL's path:
@@ -285,29 +326,7 @@ func (i *Issuer) Handler() http.Handler {
 	mux.HandleFunc("POST "+i.path+"/authorize", i.serveDecision)
 	mux.HandleFunc("POST "+i.path+"/token", i.serveToken)
 	mux.HandleFunc("POST "+i.path+"/register", i.serveRegister)
-	return cors(mux)
-}
-
-// cors lets browser-based clients (the MCP Inspector) read the issuer's
-// JSON answers from their own origin: none of them reads a cookie, so any
-// origin may. The consent page is not one of them: it is a page, not an
-// API, and its form is checked against its own cookie.
-func cors(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/authorize") {
-			next.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-			w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
-			w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization, MCP-Protocol-Version")
-			w.Header().Set("Access-Control-Max-Age", "600")
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	return i.listen.guard(i.url, mux)
 }
 
 // GrantTokenExchange is RFC 8693's grant type.

@@ -94,7 +94,7 @@ func (i *Issuer) configureAS(c IssuerConfig) error {
 	if i.docs, err = newClientDocuments(c.ClientDocuments, c.ClientDocumentPolicy, c.FetchClient, i.now); err != nil {
 		return err
 	}
-	i.reg, err = newRegistry(c.PublicClients, c.RegistrationFile, c.MaxRegistrations)
+	i.reg, err = newRegistry(c.PublicClients, c.RegistrationFile, c.MaxRegistrations, c.RegistrationLimit, i.now)
 	return err
 }
 
@@ -158,7 +158,7 @@ func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		i.showConsent(w, md, consentRequest{
 			ClientID: clientID, Redirect: redirect, State: q.Get("state"), Challenge: challenge,
 			Scopes: scopes, Resource: resource, User: user, Expiry: i.now().Add(consentTTL).Unix(),
-		})
+		}, i.sessionUser(r), "")
 		return
 	}
 	if user == "" {

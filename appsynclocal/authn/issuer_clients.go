@@ -149,8 +149,10 @@ func newClientDocuments(list []ClientDocument, policy ClientDocumentPolicy, fetc
 
 // safeClient is the fetching client: base's TLS settings (tests trust their
 // own certificate), no proxy, no redirects, and a dialer that checks the
-// address it actually connects to, so a name that resolves to a private
-// address (or is re-bound to one after a first check) is refused too.
+// address it actually connects to, in its Control function, after the name
+// is resolved and before the connection is attempted: a name that resolves
+// to a refused address (or is re-bound to one after a first check, DNS
+// rebinding) is refused without a packet sent to it.
 func (d *clientDocuments) safeClient(base *http.Client) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if base != nil {
@@ -159,8 +161,16 @@ func (d *clientDocuments) safeClient(base *http.Client) *http.Client {
 		}
 	}
 	tr.Proxy = nil
-	dialer := &net.Dialer{Timeout: d.policy.Timeout, Control: d.control}
-	tr.DialContext = dialer.DialContext
+	// Every fetch dials anew, so every fetch's address is checked (and
+	// known: a local one's failure is not described).
+	tr.DisableKeepAlives = true
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		seen, _ := ctx.Value(dialSeenKey{}).(*dialSeen)
+		dialer := &net.Dialer{Timeout: d.policy.Timeout, Control: func(_, address string, _ syscall.RawConn) error {
+			return d.control(address, seen)
+		}}
+		return dialer.DialContext(ctx, network, addr)
+	}
 	return &http.Client{
 		Transport: tr,
 		Timeout:   d.policy.Timeout,
@@ -170,14 +180,27 @@ func (d *clientDocuments) safeClient(base *http.Client) *http.Client {
 	}
 }
 
+// dialSeen records, for one fetch, whether a dial went (or tried to go) to
+// a non-public address: the answer then says nothing of what was there.
+type dialSeen struct {
+	mu     sync.Mutex
+	local  bool
+	dialed int
+}
+
+type dialSeenKey struct{}
+
 // errAddressRefused is a connection the policy does not allow.
-type errAddressRefused struct{ addr netip.Addr }
+type errAddressRefused struct {
+	addr  netip.Addr
+	class addrClass
+}
 
 func (e errAddressRefused) Error() string {
 	return fmt.Sprintf("address %s is not public", e.addr)
 }
 
-func (d *clientDocuments) control(_, address string, _ syscall.RawConn) error {
+func (d *clientDocuments) control(address string, seen *dialSeen) error {
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
 		return err
@@ -186,29 +209,33 @@ func (d *clientDocuments) control(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return err
 	}
-	return d.checkAddr(ip)
+	err = d.checkAddr(ip)
+	if seen != nil {
+		seen.mu.Lock()
+		if classify(ip) != addrPublic {
+			seen.local = true
+		}
+		if err == nil {
+			seen.dialed++
+		}
+		seen.mu.Unlock()
+	}
+	return err
 }
 
-// sharedAddressSpace is RFC 6598's carrier-grade NAT range, which
-// netip.Addr.IsPrivate does not cover.
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
-
+// checkAddr applies the policy to an address: public ones are fetched,
+// loopback and private ones only when the policy says so, and special-use
+// ones (documentation, benchmarking, NAT64, 6to4, Teredo, ORCHID,
+// multicast, reserved: specialuse.go) never.
 func (d *clientDocuments) checkAddr(ip netip.Addr) error {
-	ip = ip.Unmap()
-	switch {
-	case ip.IsLoopback():
-		if d.policy.AllowLoopback {
-			return nil
-		}
-	case ip.IsPrivate(), ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast(),
-		ip.IsMulticast(), ip.IsUnspecified(), sharedAddressSpace.Contains(ip):
-		if d.policy.AllowPrivate {
-			return nil
-		}
-	default:
+	switch c := classify(ip); {
+	case c == addrPublic,
+		c == addrLoopback && d.policy.AllowLoopback,
+		c == addrPrivate && d.policy.AllowPrivate:
 		return nil
+	default:
+		return errAddressRefused{ip.Unmap(), c}
 	}
-	return errAddressRefused{ip}
 }
 
 // lookup returns the metadata of a document client: an allowlisted one,
@@ -229,7 +256,7 @@ func (d *clientDocuments) lookup(ctx context.Context, id string) (clientMetadata
 	if ok && d.now().Sub(f.at) < clientDocumentTTL {
 		return f.md, true, nil
 	}
-	got, err := d.get(ctx, id)
+	got, err := d.get(ctx, id, listed)
 	if err != nil {
 		return clientMetadata{}, true, err
 	}
@@ -257,10 +284,38 @@ func (d *clientDocuments) looksLikeDocument(id string) bool {
 	return strings.HasPrefix(id, "https://") || (d.policy.AllowLoopback && strings.HasPrefix(id, "http://"))
 }
 
-func (d *clientDocuments) get(ctx context.Context, id string) (clientMetadata, error) {
+// get fetches a document. For one the operator did not list, a failure on
+// a loopback or private address is not described: anyone may name any URL
+// as a client_id.
+func (d *clientDocuments) get(ctx context.Context, id string, listed bool) (clientMetadata, error) {
 	if err := d.checkFetchable(id); err != nil {
 		return clientMetadata{}, err
 	}
+	seen := &dialSeen{}
+	ctx = context.WithValue(ctx, dialSeenKey{}, seen)
+	md, err := d.fetchDocument(ctx, id)
+	if err == nil {
+		return md, nil
+	}
+	var refused errAddressRefused
+	if errors.As(err, &refused) {
+		return clientMetadata{}, refusedAddress(id, refused.class)
+	}
+	seen.mu.Lock()
+	local := seen.local
+	seen.mu.Unlock()
+	if local && !listed {
+		// What a loopback or private port answered (nothing, a refusal,
+		// another protocol, an error page, a slow answer) stays unsaid:
+		// otherwise this endpoint would tell anyone which ports of the
+		// issuer's own network are open, and what runs there.
+		return clientMetadata{}, fmt.Errorf("client metadata document %s could not be used (for a document on this machine or a private network, the reason is not given)", id)
+	}
+	return clientMetadata{}, err
+}
+
+// fetchDocument fetches and parses a document whose URL passed the checks.
+func (d *clientDocuments) fetchDocument(ctx context.Context, id string) (clientMetadata, error) {
 	ctx, cancel := context.WithTimeout(ctx, d.policy.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
@@ -292,6 +347,14 @@ func (d *clientDocuments) get(ctx context.Context, id string) (clientMetadata, e
 	return parseClientDocument(id, b)
 }
 
+// refusedAddress says why an address is not fetched from.
+func refusedAddress(id string, c addrClass) error {
+	if c == addrSpecial {
+		return fmt.Errorf("client metadata document %s is on a special-use address (documentation, benchmarking, translation, tunnel, multicast or reserved): this server fetches documents only from public addresses", id)
+	}
+	return fmt.Errorf("client metadata document %s is on a private address: this server fetches documents only from public addresses", id)
+}
+
 // checkFetchable applies the URL rules before any connection: https (or
 // http on loopback for local tools), and no literal address the policy
 // refuses. Names are checked again at connection time (control).
@@ -311,7 +374,7 @@ func (d *clientDocuments) checkFetchable(id string) error {
 	}
 	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil {
 		if err := d.checkAddr(ip); err != nil {
-			return fmt.Errorf("client metadata document %s is on a private address: this server fetches documents only from public addresses", id)
+			return refusedAddress(id, classify(ip))
 		}
 	}
 	return nil
@@ -322,7 +385,7 @@ func (d *clientDocuments) fetchError(id string, err error) error {
 	var refused errAddressRefused
 	switch {
 	case errors.As(err, &refused):
-		return fmt.Errorf("client metadata document %s is on a private address (%s): this server fetches documents only from public addresses", id, refused.addr)
+		return refused
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return fmt.Errorf("client metadata document %s did not arrive within %s", id, d.policy.Timeout)
 	}

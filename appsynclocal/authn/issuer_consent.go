@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -38,8 +39,13 @@ type consentRequest struct {
 	Challenge string   `json:"p"`
 	Scopes    []string `json:"sc"`
 	Resource  string   `json:"res"`
-	User      string   `json:"u,omitempty"`
+	User      string   `json:"u,omitempty"` // login_hint
 	Expiry    int64    `json:"e"`
+	// Nonce makes the form single-use: it is spent on the first post.
+	Nonce string `json:"n"`
+	// Session is the user this browser was signed in as when the page
+	// was shown: then only that user may approve.
+	Session string `json:"su,omitempty"`
 }
 
 // consentMAC is the CSRF token: the request bound to the browser's nonce.
@@ -58,6 +64,9 @@ var scopeWords = map[string]string{
 }
 
 type consentPage struct {
+	SignedIn    string // the signed-in user the page is for, or ""
+	Hinted      string // another user the application named (login_hint)
+	Notice      string
 	Action      string
 	AppName     string
 	Named       bool
@@ -75,21 +84,27 @@ type consentUser struct {
 	Checked bool
 }
 
-// showConsent renders the page for a checked request.
-func (i *Issuer) showConsent(w http.ResponseWriter, md clientMetadata, req consentRequest) {
-	blob, _ := json.Marshal(req)
-	enc := base64.RawURLEncoding.EncodeToString(blob)
-	nonce, err := randomToken()
-	if err != nil {
+// showConsent renders the page for a checked request, for the user this
+// browser is signed in as (session), or, with none, with the users to pick
+// from: none picked unless the application named one (login_hint).
+func (i *Issuer) showConsent(w http.ResponseWriter, md clientMetadata, req consentRequest, session, notice string) {
+	formNonce, err := randomToken()
+	nonce, err2 := randomToken()
+	if err != nil || err2 != nil {
 		i.pageError(w, http.StatusServiceUnavailable, "The sign-in page cannot be shown right now. Try again in a moment.")
 		return
 	}
+	req.Nonce, req.Session = formNonce, session
+	blob, _ := json.Marshal(req)
+	enc := base64.RawURLEncoding.EncodeToString(blob)
 	http.SetCookie(w, &http.Cookie{
 		Name: consentCookie, Value: nonce, Path: i.cookiePath(), MaxAge: int(consentTTL.Seconds()),
 		HttpOnly: true, Secure: strings.HasPrefix(i.url, "https://"), SameSite: http.SameSiteStrictMode,
 	})
 	ru, _ := url.Parse(req.Redirect)
 	p := consentPage{
+		SignedIn:   session,
+		Notice:     notice,
 		Action:     i.path + "/authorize",
 		AppName:    md.ClientName,
 		Named:      md.ClientName != "",
@@ -109,8 +124,15 @@ func (i *Issuer) showConsent(w http.ResponseWriter, md clientMetadata, req conse
 			p.Permissions = append(p.Permissions, "Use the “"+s+"” permission")
 		}
 	}
-	for n, u := range i.userList {
-		p.Users = append(p.Users, consentUser{Name: u, Checked: u == req.User || (n == 0 && !slices.Contains(i.userList, req.User))})
+	if session != "" {
+		p.Users = []consentUser{{Name: session, Checked: true}}
+		if req.User != "" && req.User != session {
+			p.Hinted = req.User
+		}
+	} else {
+		for _, u := range i.userList {
+			p.Users = append(p.Users, consentUser{Name: u, Checked: u == req.User})
+		}
 	}
 	pageHeaders(w)
 	w.WriteHeader(http.StatusOK)
@@ -142,16 +164,41 @@ func (i *Issuer) serveDecision(w http.ResponseWriter, r *http.Request) {
 		i.pageError(w, http.StatusBadRequest, "This sign-in page has expired. Start again from your application.")
 		return
 	}
+	if req.Nonce == "" {
+		i.pageError(w, http.StatusBadRequest, "The sign-in form could not be read. Start again from your application.")
+		return
+	}
+	// The form is spent on the server: a second post of it, from this
+	// browser or any other, for this user or another, is refused.
+	switch err := i.spent.spend(req.Nonce, time.Unix(req.Expiry, 0), i.now()); {
+	case errors.Is(err, errFormSpent):
+		i.pageError(w, http.StatusForbidden, "This sign-in form was already used: each form can be sent once, so nothing more was approved. Start again from your application.")
+		return
+	case err != nil:
+		i.pageError(w, http.StatusServiceUnavailable, "Too many sign-ins are in progress on this server. Try again in a few minutes.")
+		return
+	}
 	md, err := i.lookupClient(r.Context(), req.ClientID)
 	if err != nil || !md.allowsRedirect(req.Redirect) {
 		i.pageError(w, http.StatusBadRequest, "The application that asked is no longer registered here. Start again from your application.")
+		return
+	}
+	decision := r.PostForm.Get("decision")
+	if decision == "signout" {
+		// Signing out shows the same request again, to choose anew.
+		i.clearSession(w)
+		notice := "You signed out. Choose who signs in."
+		if req.Session != "" {
+			notice = "You signed out as " + req.Session + ". Choose who signs in."
+		}
+		i.showConsent(w, md, req, "", notice)
 		return
 	}
 	// The form is spent: a second post of it (the back button) finds no
 	// cookie.
 	http.SetCookie(w, &http.Cookie{Name: consentCookie, Value: "", Path: i.cookiePath(), MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	back := i.redirecter(w, r, req.Redirect, req.State)
-	switch r.PostForm.Get("decision") {
+	switch decision {
 	case "deny":
 		back(url.Values{"error": {"access_denied"}, "error_description": {"the user denied the request"}})
 		return
@@ -161,7 +208,14 @@ func (i *Issuer) serveDecision(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	user := r.PostForm.Get("user")
-	if !slices.Contains(i.userList, user) {
+	switch {
+	case req.Session != "" && user != req.Session:
+		i.pageError(w, http.StatusBadRequest, "You are signed in as "+req.Session+", so this page could approve only as "+req.Session+". To approve as someone else, sign out first (the page's Sign out button), then choose. Start again from your application.")
+		return
+	case req.Session != "" && i.sessionUser(r) != req.Session:
+		i.pageError(w, http.StatusBadRequest, "Who is signed in in this browser changed since this page was shown, so nothing was approved. Start again from your application.")
+		return
+	case !slices.Contains(i.userList, user):
 		i.pageError(w, http.StatusBadRequest, "Choose one of the listed users.")
 		return
 	}
@@ -174,6 +228,7 @@ func (i *Issuer) serveDecision(w http.ResponseWriter, r *http.Request) {
 		back(url.Values{"error": {"temporarily_unavailable"}, "error_description": {err.Error()}})
 		return
 	}
+	i.setSession(w, user)
 	back(url.Values{"code": {code}})
 }
 
@@ -204,7 +259,10 @@ func pageHeaders(w http.ResponseWriter) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: the form's post then carries the
+	// page's own Origin (no-referrer makes it "null"), and nothing leaks
+	// to the application the browser is sent back to.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Content-Type-Options", "nosniff")
 }
 
@@ -273,12 +331,18 @@ var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype htm
 <input type="hidden" name="csrf_token" value="{{.CSRF}}">
 <h2>It will be able to</h2>
 <ul class="perms">{{range .Permissions}}<li>{{.}}</li>{{end}}</ul>
-<fieldset><legend>Sign in as</legend>
-{{range .Users}}<label class="user"><input type="radio" name="user" value="{{.Name}}"{{if .Checked}} checked{{end}}> {{.Name}}</label>
+{{if .Notice}}<p class="note">{{.Notice}}</p>{{end}}
+{{if .SignedIn}}<fieldset><legend>Signed in as</legend>
+{{range .Users}}<label class="user"><input type="radio" name="user" value="{{.Name}}" checked> {{.Name}}</label>
 {{end}}</fieldset>
+<p class="muted">{{if .Hinted}}The application asked for {{.Hinted}}. {{end}}Not {{.SignedIn}}? Sign out first, then choose who signs in.</p>
+<div class="actions"><button type="submit" name="decision" value="signout" formnovalidate>Sign out</button></div>
+{{else}}<fieldset><legend>Sign in as</legend>
+{{range .Users}}<label class="user"><input type="radio" name="user" value="{{.Name}}" required{{if .Checked}} checked{{end}}> {{.Name}}</label>
+{{end}}</fieldset>{{end}}
 {{if .Writes}}<p class="note">This includes changing data in your name. Approve only if you started this from an application you trust.</p>{{end}}
 <div class="actions">
-<button type="submit" name="decision" value="deny">Deny</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 <button type="submit" name="decision" value="approve" class="approve">Approve</button>
 </div>
 </form>

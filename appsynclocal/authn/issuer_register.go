@@ -4,13 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"mime"
+	"net"
 	"net/http"
-	"os"
-	"path/filepath"
+	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // PublicClient is a public OAuth client (no secret; PKCE protects its
@@ -23,29 +27,76 @@ type PublicClient struct {
 }
 
 // Bounds on dynamic registration: a registration is small, and the number
-// kept is capped so that a flood of registrations cannot grow memory or
-// the registrations file without limit.
+// kept is capped so that a flood of registrations cannot grow memory or the
+// registrations file without limit.
 const (
 	maxRegistrationBody   = 16 << 10
 	maxRedirectURIs       = 10
 	defaultMaxRegistrants = 1000
+	// PendingRegistrationTTL is how long a registration that has not yet
+	// completed a sign-in is kept. Registering costs nothing, so such
+	// registrations are held in memory only, apart from the clients that
+	// signed in, and the oldest is dropped when too many wait: a flood of
+	// them can neither fill the registry nor survive a restart.
+	PendingRegistrationTTL = 30 * time.Minute
+	// touchEvery bounds how often a client's sign-ins are written down (to
+	// know which client signed in least recently).
+	touchEvery = time.Hour
+	// maxSources bounds the per-source rate limiters kept.
+	maxSources = 10000
 )
 
-// registry holds the clients known by a plain client_id.
-type registry struct {
-	file string // where registrations persist; "" keeps them in memory
-	max  int
-
-	mu         sync.Mutex
-	operator   map[string]clientMetadata
-	registered map[string]clientMetadata
+// RegistrationLimit is how many dynamic registrations one source (an IPv4
+// address, or an IPv6 /64) may make: Burst at once, then one per Every.
+type RegistrationLimit struct {
+	Burst int
+	Every time.Duration
 }
 
-func newRegistry(operator []PublicClient, file string, max int) (*registry, error) {
+// DefaultRegistrationLimit: 20 at once, then one every 10 seconds. A client
+// registers once per install (the same registration again gets the same
+// client back), so this is far above what people do, and far below what a
+// flood needs to push a waiting client out of the pending registrations.
+var DefaultRegistrationLimit = RegistrationLimit{Burst: 20, Every: 10 * time.Second}
+
+// registry holds the clients known by a plain client_id: the operator's,
+// those that registered and signed in (confirmed, kept in the log), and
+// those that registered and have not signed in yet (pending, in memory).
+type registry struct {
+	log        *registrationLog // nil keeps confirmed clients in memory only
+	max        int
+	pendingMax int
+	limit      RegistrationLimit
+	now        func() time.Time
+
+	mu        sync.Mutex
+	operator  map[string]clientMetadata
+	confirmed map[string]*registration
+	pending   map[string]*registration
+	sources   map[string]*rate.Limiter
+}
+
+// registration is one registered client and when it registered (pending)
+// or last signed in (confirmed).
+type registration struct {
+	md      clientMetadata
+	at      time.Time
+	written time.Time // when at was last written to the log
+}
+
+func newRegistry(operator []PublicClient, file string, max int, limit RegistrationLimit, now func() time.Time) (*registry, error) {
 	if max <= 0 {
 		max = defaultMaxRegistrants
 	}
-	r := &registry{file: file, max: max, operator: map[string]clientMetadata{}, registered: map[string]clientMetadata{}}
+	if limit.Burst <= 0 {
+		limit.Burst = DefaultRegistrationLimit.Burst
+	}
+	if limit.Every <= 0 {
+		limit.Every = DefaultRegistrationLimit.Every
+	}
+	r := &registry{max: max, pendingMax: max, limit: limit, now: now,
+		operator: map[string]clientMetadata{}, confirmed: map[string]*registration{},
+		pending: map[string]*registration{}, sources: map[string]*rate.Limiter{}}
 	for _, c := range operator {
 		if c.ID == "" || strings.ContainsAny(c.ID, " \t\n") {
 			return nil, fmt.Errorf("issuer: pre-registered client %q: a client_id of visible characters is required", c.ID)
@@ -59,21 +110,13 @@ func newRegistry(operator []PublicClient, file string, max int) (*registry, erro
 	if file == "" {
 		return r, nil
 	}
-	b, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return r, nil
-	}
+	log, kept, err := openRegistrationLog(file, max)
 	if err != nil {
-		return nil, fmt.Errorf("issuer registrations: %w", err)
+		return nil, err
 	}
-	var saved []clientMetadata
-	if err := json.Unmarshal(b, &saved); err != nil {
-		return nil, fmt.Errorf("issuer registrations %s: not the JSON list this server writes (move it aside to start afresh): %w", file, err)
-	}
-	for _, md := range saved {
-		if checkMetadata(&md) == nil && md.ClientID != "" {
-			r.registered[md.ClientID] = md
-		}
+	r.log = log
+	for _, k := range kept {
+		r.confirmed[k.md.ClientID] = &registration{md: k.md, at: k.at, written: k.at}
 	}
 	return r, nil
 }
@@ -84,69 +127,170 @@ func (r *registry) lookup(id string) (clientMetadata, bool) {
 	if md, ok := r.operator[id]; ok {
 		return md, true
 	}
-	md, ok := r.registered[id]
-	return md, ok
+	if c, ok := r.confirmed[id]; ok {
+		return c.md, true
+	}
+	if p, ok := r.pending[id]; ok && r.now().Sub(p.at) < PendingRegistrationTTL {
+		return p.md, true
+	}
+	return clientMetadata{}, false
 }
 
-// errRegistryFull is answered when the cap is reached.
-var errRegistryFull = errors.New("this server has as many registered clients as it keeps; ask its operator to pre-register yours")
+// errRateLimited is answered to a source past its registration rate.
+type errRateLimited struct{ retryAfter time.Duration }
 
-// add keeps a checked registration. The same metadata registered twice (a
-// client that registers at every start) gets the same client_id back, so
-// that it does not use up the cap.
-func (r *registry) add(md clientMetadata, newID func() (string, error)) (clientMetadata, error) {
+func (e errRateLimited) Error() string {
+	return fmt.Sprintf("too many registrations from this address; retry in %d s (a client registers once and keeps its client_id)", int(e.retryAfter.Seconds()+0.999))
+}
+
+// add keeps a checked registration as pending. The same metadata
+// registered twice (a client that registers at every start) gets the same
+// client_id back. Nothing is written: only a sign-in makes a client worth
+// keeping (confirm).
+func (r *registry) add(md clientMetadata, source string, newID func() (string, error)) (clientMetadata, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, old := range r.registered {
-		if old.ClientName == md.ClientName && slices.Equal(old.RedirectURIs, md.RedirectURIs) &&
-			slices.Equal(old.GrantTypes, md.GrantTypes) && old.Scope == md.Scope {
-			return old, nil
+	now := r.now()
+	if err := r.allowLocked(source, now); err != nil {
+		return clientMetadata{}, err
+	}
+	same := func(old clientMetadata) bool {
+		return old.ClientName == md.ClientName && slices.Equal(old.RedirectURIs, md.RedirectURIs) &&
+			slices.Equal(old.GrantTypes, md.GrantTypes) && old.Scope == md.Scope
+	}
+	for _, c := range r.confirmed {
+		if same(c.md) {
+			return c.md, nil
 		}
 	}
-	if len(r.registered) >= r.max {
-		return clientMetadata{}, errRegistryFull
+	var oldest string
+	for id, p := range r.pending {
+		switch {
+		case now.Sub(p.at) >= PendingRegistrationTTL:
+			delete(r.pending, id)
+		case same(p.md):
+			return p.md, nil
+		case oldest == "" || p.at.Before(r.pending[oldest].at):
+			oldest = id
+		}
+	}
+	if len(r.pending) >= r.pendingMax {
+		delete(r.pending, oldest)
 	}
 	id, err := newID()
 	if err != nil {
 		return clientMetadata{}, err
 	}
 	md.ClientID = id
-	r.registered[id] = md
-	if err := r.saveLocked(); err != nil {
-		delete(r.registered, id)
-		return clientMetadata{}, err
-	}
+	r.pending[id] = &registration{md: md, at: now}
 	return md, nil
 }
 
-// saveLocked writes the registrations through a rename, so a crash never
-// leaves half a file.
-func (r *registry) saveLocked() error {
-	if r.file == "" {
+// allowLocked spends one of source's registrations.
+func (r *registry) allowLocked(source string, now time.Time) error {
+	l, ok := r.sources[source]
+	if !ok {
+		if len(r.sources) >= maxSources {
+			for k, old := range r.sources {
+				if old.TokensAt(now) >= float64(r.limit.Burst) {
+					delete(r.sources, k) // idle: a new limiter is the same
+				}
+			}
+		}
+		if len(r.sources) >= maxSources {
+			return errRateLimited{r.limit.Every}
+		}
+		l = rate.NewLimiter(rate.Every(r.limit.Every), r.limit.Burst)
+		r.sources[source] = l
+	}
+	res := l.ReserveN(now, 1)
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now)
+		return errRateLimited{d}
+	}
+	return nil
+}
+
+// confirm records that a registered client completed a sign-in: a pending
+// one becomes kept (written to the log; when the cap is reached, the client
+// that signed in least recently is forgotten), a kept one is marked used.
+// Operator clients and unknown ids are left alone.
+func (r *registry) confirm(id string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	if c, ok := r.confirmed[id]; ok {
+		c.at = now
+		if r.log != nil && now.Sub(c.written) >= touchEvery {
+			c.written = now
+			if err := r.log.append(registrationRecord{Use: id, At: now.Unix()}); err != nil {
+				return err
+			}
+			return r.log.compactIfLong(len(r.confirmed), r.snapshotLocked)
+		}
 		return nil
 	}
-	list := make([]clientMetadata, 0, len(r.registered))
-	for _, md := range r.registered {
-		list = append(list, md)
+	p, ok := r.pending[id]
+	if !ok {
+		return nil
 	}
-	slices.SortFunc(list, func(a, b clientMetadata) int { return strings.Compare(a.ClientID, b.ClientID) })
-	b, err := json.MarshalIndent(list, "", "  ")
+	var evicted string
+	if len(r.confirmed) >= r.max {
+		for cid, c := range r.confirmed {
+			if evicted == "" || c.at.Before(r.confirmed[evicted].at) {
+				evicted = cid
+			}
+		}
+	}
+	if r.log != nil {
+		if evicted != "" {
+			if err := r.log.append(registrationRecord{Del: evicted}); err != nil {
+				return err
+			}
+		}
+		md := p.md
+		if err := r.log.append(registrationRecord{Add: &md, At: now.Unix()}); err != nil {
+			return err
+		}
+	}
+	if evicted != "" {
+		delete(r.confirmed, evicted)
+	}
+	delete(r.pending, id)
+	r.confirmed[id] = &registration{md: p.md, at: now, written: now}
+	if r.log != nil {
+		return r.log.compactIfLong(len(r.confirmed), r.snapshotLocked)
+	}
+	return nil
+}
+
+// snapshotLocked lists the kept clients, for a compaction.
+func (r *registry) snapshotLocked() []keptClient {
+	out := make([]keptClient, 0, len(r.confirmed))
+	for _, c := range r.confirmed {
+		out = append(out, keptClient{md: c.md, at: c.at})
+	}
+	return out
+}
+
+// sourceOf is the key a registration is rate limited by: the peer's IPv4
+// address, or its IPv6 /64 (one host has a whole /64 to pick from). The
+// peer is the TCP peer: a forwarded-for header is anyone's to write.
+func sourceOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return err
+		host = r.RemoteAddr
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(r.file), ".registrations-*")
+	ip, err := netip.ParseAddr(host)
 	if err != nil {
-		return fmt.Errorf("issuer registrations: %w", err)
+		return host
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("issuer registrations: %w", err)
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, _ := ip.WithZone("").Prefix(64)
+		return p.String()
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("issuer registrations: %w", err)
-	}
-	return os.Rename(tmp.Name(), r.file)
+	return ip.String()
 }
 
 // registrationRequest is what the issuer reads of an RFC 7591 request;
@@ -164,6 +308,12 @@ type registrationRequest struct {
 // clients: redirect URIs on loopback (any port, RFC 8252) or https, the
 // authorization code grant, no secret. A refused request stores nothing.
 func (i *Issuer) serveRegister(w http.ResponseWriter, r *http.Request) {
+	// JSON only, as RFC 7591 says: a page elsewhere can send a form or
+	// text/plain without asking (no CORS preflight), but not JSON.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		registrationError(w, http.StatusUnsupportedMediaType, "invalid_client_metadata", "send the registration as Content-Type: application/json (RFC 7591)")
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxRegistrationBody)
 	var req registrationRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
@@ -207,11 +357,13 @@ func (i *Issuer) serveRegister(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	md.IssuedAt = i.now().Unix()
-	got, err := i.reg.add(md, func() (string, error) {
+	got, err := i.reg.add(md, sourceOf(r), func() (string, error) {
 		t, err := randomToken()
 		return "client-" + t[:24], err
 	})
-	if errors.Is(err, errRegistryFull) {
+	var limited errRateLimited
+	if errors.As(err, &limited) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(limited.retryAfter.Seconds()+0.999)))
 		registrationError(w, http.StatusTooManyRequests, "invalid_client_metadata", err.Error())
 		return
 	}

@@ -33,7 +33,7 @@ func StartIssuer(addr string, c IssuerConfig) (*IssuerServer, error) {
 	}
 	s := &IssuerServer{
 		Issuer: iss,
-		srv:    &http.Server{Handler: iss.Handler(), ReadHeaderTimeout: 10 * time.Second},
+		srv:    iss.listen.server(iss.Handler()),
 		done:   make(chan struct{}),
 	}
 	go func() {

@@ -121,11 +121,20 @@ func TestIssuerRefreshToken(t *testing.T) {
 	assert.Equal(t, "dana", id.Subject)
 	require.NotEqual(t, rt, tok.RefreshToken, "refresh tokens rotate")
 
-	// The old refresh token is spent; the new one works once.
+	// The new one works once; the old one is spent, and presenting it
+	// again (a replay: the client or a thief) ends the whole family, the
+	// newest token included (RFC 9700 section 4.14.2).
+	next, err := conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
+	require.NoError(t, err)
 	_, err = conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: rt}).Token()
 	assert.Equal(t, "invalid_grant", oauthCode(err))
-	_, err = conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: tok.RefreshToken}).Token()
-	assert.NoError(t, err)
+	assert.ErrorContains(t, err, "already used; as a precaution every token of this sign-in is revoked")
+	_, err = conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: next.RefreshToken}).Token()
+	assert.Equal(t, "invalid_grant", oauthCode(err), "the newest token of the family is revoked too")
+	other, err := iss.RefreshToken("cli", "dana")
+	require.NoError(t, err)
+	_, err = conf.TokenSource(context.Background(), &oauth2.Token{RefreshToken: other}).Token()
+	assert.NoError(t, err, "another sign-in of the same user is another family, and stays")
 
 	// A public client cannot use client credentials.
 	cc := clientcredentials.Config{ClientID: "cli", TokenURL: iss.URL() + "/token", AuthStyle: oauth2.AuthStyleInParams}

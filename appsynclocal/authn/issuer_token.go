@@ -26,6 +26,10 @@ type refreshGrant struct {
 	audience string
 	scopes   []string
 	expiry   time.Time
+	// family names the sign-in the token descends from: every token a
+	// rotation issues keeps it, so that a rotated token presented again
+	// (stolen, or replayed) ends every token of the family.
+	family string
 }
 
 // RefreshToken issues a refresh token that lets clientID obtain tokens for
@@ -47,6 +51,11 @@ func (i *Issuer) newRefreshToken(g refreshGrant) (string, error) {
 	rt, err := randomToken()
 	if err != nil {
 		return "", err
+	}
+	if g.family == "" {
+		if g.family, err = randomToken(); err != nil {
+			return "", err
+		}
 	}
 	now := i.now()
 	g.expiry = now.Add(refreshTTL)
@@ -180,29 +189,71 @@ func (i *Issuer) writeToken(w http.ResponseWriter, out issued) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// refreshGrantToken spends a refresh token and issues the next one.
+// rotatedRefresh is a refresh token already exchanged for a newer one.
+type rotatedRefresh struct {
+	family string
+	expiry time.Time
+}
+
+// refreshGrantToken spends a refresh token and issues the next one of its
+// family. The request is checked before the token is spent: asking for a
+// scope the grant does not hold is refused and leaves the token usable. A
+// token already rotated, presented again, ends its whole family (RFC 9700
+// section 4.14.2): either the client or someone who stole a token is
+// replaying, and the issuer cannot tell which, so both must sign in again.
 func (i *Issuer) refreshGrantToken(form url.Values, cl Client) (issued, *oauthError) {
 	rt := form.Get("refresh_token")
+	now := i.now()
 	i.mu.Lock()
-	g, found := i.refresh[rt]
-	if found && g.clientID == cl.ID {
-		delete(i.refresh, rt)
+	defer i.mu.Unlock()
+	if old, ok := i.rotated[rt]; ok && now.Before(old.expiry) {
+		i.endFamilyLocked(old.family)
+		return issued{}, &oauthError{"invalid_grant", "this refresh token was already used; as a precaution every token of this sign-in is revoked: sign in again"}
 	}
-	i.mu.Unlock()
-	if !found || g.clientID != cl.ID || !i.now().Before(g.expiry) {
+	g, found := i.refresh[rt]
+	if !found || g.clientID != cl.ID || !now.Before(g.expiry) {
 		return issued{}, &oauthError{"invalid_grant", "unknown, used, expired or foreign refresh token"}
 	}
-	if g.audience == "" {
-		return issued{claims: Claims{Subject: g.subject}, refresh: &g, idToken: true}, nil
+	out := issued{claims: Claims{Subject: g.subject}, idToken: true}
+	if g.audience != "" {
+		scopes, err := i.grantScopes(form.Get("scope"), g.scopes, g.scopes)
+		if err != nil {
+			return issued{}, &oauthError{"invalid_scope", err.Error() + "; the refresh token was not used and still works"}
+		}
+		out = issued{claims: Claims{Subject: g.subject, Audience: g.audience, Scopes: scopes, ClientID: cl.ID}}
 	}
-	scopes, err := i.grantScopes(form.Get("scope"), g.scopes, g.scopes)
-	if err != nil {
-		return issued{}, &oauthError{"invalid_scope", err.Error()}
+	delete(i.refresh, rt)
+	i.rememberRotatedLocked(rt, rotatedRefresh{family: g.family, expiry: g.expiry}, now)
+	out.refresh = &g
+	return out, nil
+}
+
+// rememberRotatedLocked keeps a rotated token until it would have expired,
+// bounded like the live ones.
+func (i *Issuer) rememberRotatedLocked(rt string, r rotatedRefresh, now time.Time) {
+	if len(i.rotated) >= maxRefresh {
+		for t, old := range i.rotated {
+			if !now.Before(old.expiry) {
+				delete(i.rotated, t)
+			}
+		}
 	}
-	return issued{
-		claims:  Claims{Subject: g.subject, Audience: g.audience, Scopes: scopes, ClientID: cl.ID},
-		refresh: &g,
-	}, nil
+	if len(i.rotated) >= maxRefresh {
+		for t := range i.rotated { // forget one: reuse detection degrades, never the service
+			delete(i.rotated, t)
+			break
+		}
+	}
+	i.rotated[rt] = r
+}
+
+// endFamilyLocked ends every live refresh token of a family.
+func (i *Issuer) endFamilyLocked(family string) {
+	for t, g := range i.refresh {
+		if g.family == family {
+			delete(i.refresh, t)
+		}
+	}
 }
 
 // codeGrantToken redeems an authorization code: same client, same redirect
@@ -221,6 +272,10 @@ func (i *Issuer) codeGrantToken(form url.Values, cl Client) (issued, *oauthError
 	}
 	if res := form["resource"]; len(res) > 0 && (len(res) > 1 || strings.TrimSuffix(res[0], "/") != strings.TrimSuffix(g.resource, "/")) {
 		return issued{}, &oauthError{"invalid_target", "resource differs from the authorization request's"}
+	}
+	// A registered client that completed a sign-in is kept from now on.
+	if err := i.reg.confirm(cl.ID); err != nil {
+		return issued{}, &oauthError{"server_error", "this server could not keep the client's registration; try again"}
 	}
 	return issued{
 		claims: Claims{Subject: g.subject, Audience: g.resource, Scopes: g.scopes, ClientID: cl.ID},

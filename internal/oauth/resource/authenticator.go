@@ -43,9 +43,23 @@ type Config struct {
 	HTTPClient *http.Client
 	// Now is the clock tokens are checked against; nil means time.Now.
 	Now func() time.Time
+	// MaxTokenLifetime bounds a token's exp - iat; 0 means
+	// DefaultMaxTokenLifetime.
+	MaxTokenLifetime time.Duration
+	// ClockSkew is how far ahead of this server's clock a token's iat and
+	// nbf may be; 0 means DefaultClockSkew.
+	ClockSkew time.Duration
 	// Logger notes refused tokens (the reason, never the token).
 	Logger *slog.Logger
 }
+
+// The bounds on a token's times: issuers' access tokens live minutes to
+// hours (the embedded issuer's one hour); a day is the longest the major
+// providers issue. A minute of skew covers clocks kept by NTP.
+const (
+	DefaultMaxTokenLifetime = 24 * time.Hour
+	DefaultClockSkew        = time.Minute
+)
 
 // Authenticator verifies bearer tokens and scopes for /mcp.
 type Authenticator struct {
@@ -63,6 +77,12 @@ func New(ctx context.Context, c Config) (*Authenticator, error) {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.MaxTokenLifetime <= 0 {
+		c.MaxTokenLifetime = DefaultMaxTokenLifetime
+	}
+	if c.ClockSkew <= 0 {
+		c.ClockSkew = DefaultClockSkew
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -118,7 +138,7 @@ func (a *Authenticator) Metadata(w http.ResponseWriter, _ *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"resource":                 a.cfg.Resource,
 		"authorization_servers":    a.cfg.Issuers,
-		"scopes_supported":         []string{a.cfg.ReadScope, a.cfg.WriteScope},
+		"scopes_supported":         a.ChallengeScopes(), // the write scope only when writes are allowed
 		"bearer_methods_supported": []string{"header"},
 		"resource_name":            "Company intelligence MCP server",
 	})

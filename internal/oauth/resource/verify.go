@@ -87,10 +87,12 @@ func (e errInvalidToken) Error() string { return e.reason }
 
 // tokenClaims are the claims read beyond go-oidc's own.
 type tokenClaims struct {
-	Scope    string          `json:"scope"`
-	Scp      json.RawMessage `json:"scp"`
-	Azp      string          `json:"azp"`
-	ClientID string          `json:"client_id"`
+	IssuedAt  *float64        `json:"iat"`
+	NotBefore *float64        `json:"nbf"`
+	Scope     string          `json:"scope"`
+	Scp       json.RawMessage `json:"scp"`
+	Azp       string          `json:"azp"`
+	ClientID  string          `json:"client_id"`
 }
 
 // verify checks raw against the issuer it names and returns its user. The
@@ -127,6 +129,9 @@ func (a *Authenticator) verify(ctx context.Context, raw string) (Principal, erro
 	if err := tok.Claims(&c); err != nil {
 		return Principal{}, errInvalidToken{"the token's claims are unreadable"}
 	}
+	if err := a.checkTimes(c, tok.Expiry); err != nil {
+		return Principal{}, err
+	}
 	p := Principal{Issuer: tok.Issuer, Subject: tok.Subject, Expiry: tok.Expiry, Token: raw,
 		ClientID: c.Azp, Scopes: strings.Fields(c.Scope)}
 	if p.ClientID == "" {
@@ -141,6 +146,30 @@ func (a *Authenticator) verify(ctx context.Context, raw string) (Principal, erro
 	slices.Sort(p.Scopes)
 	p.Scopes = slices.Compact(p.Scopes)
 	return p, nil
+}
+
+// checkTimes bounds a token's times beyond go-oidc's exp check (which
+// allows nbf five minutes early and ignores iat): iat is required (RFC 9068)
+// and neither it nor nbf may be later than now by more than the clock skew,
+// and the token may not be valid for longer than the maximum lifetime, so a
+// token minted for a year (a leaked signing key, a misconfigured issuer) is
+// refused even while unexpired.
+func (a *Authenticator) checkTimes(c tokenClaims, exp time.Time) error {
+	now := a.cfg.Now()
+	if c.IssuedAt == nil {
+		return errInvalidToken{"the token carries no issue time (iat)"}
+	}
+	iat := time.Unix(int64(*c.IssuedAt), 0)
+	if iat.After(now.Add(a.cfg.ClockSkew)) {
+		return errInvalidToken{fmt.Sprintf("the token is not valid yet: it was issued in the future (iat is more than %s ahead of this server's clock)", a.cfg.ClockSkew)}
+	}
+	if c.NotBefore != nil && time.Unix(int64(*c.NotBefore), 0).After(now.Add(a.cfg.ClockSkew)) {
+		return errInvalidToken{"the token is not valid yet (nbf)"}
+	}
+	if exp.Sub(iat) > a.cfg.MaxTokenLifetime {
+		return errInvalidToken{fmt.Sprintf("the token is valid for longer than this server accepts (at most %s from iat to exp)", a.cfg.MaxTokenLifetime)}
+	}
+	return nil
 }
 
 // unverifiedIssuer reads the iss claim of a compact JWS without verifying
