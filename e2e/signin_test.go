@@ -182,7 +182,9 @@ func metric(t *testing.T, base, name string) float64 {
 //     client, which signs in no more to list tools); create_collection
 //     gets 403 insufficient_scope, the SDK steps up through that challenge
 //     (a new consent, the scopes it names; none written in the client),
-//     and the collection is created.
+//     and the collection is created. The browser is the same one, still
+//     signed in at the issuer as alice: the step-up page offers alice
+//     only, and another user only after signing out.
 func TestSDKClientSignsIn(t *testing.T) {
 	script := sdkClient(t)
 	// Node, Chromium and three servers: far more than testTimeout on a
@@ -214,9 +216,10 @@ func TestSDKClientSignsIn(t *testing.T) {
 		assert.Equal(t, "companies:read", ev["authorization_url"]["scope"], "the challenge asked for what the server allows: read")
 		page, _ := ev["page"]["text"].(string)
 		for _, want := range []string{"“SDK e2e client” wants to use your account", "a program on this computer",
-			"Read company profiles and search results, and see your lists", "alice", "Approve", "Deny"} {
+			"Read company profiles and search results, and see your lists", "Sign in as", "alice", "bob", "Approve", "Deny"} {
 			assert.Contains(t, page, want)
 		}
+		assert.NotContains(t, page, "Change your lists", "writes are off: the write scope is not offered")
 		assert.Equal(t, true, ev["callback"]["state_returned"])
 		assert.Contains(t, ev["tools"]["names"], "search_companies")
 		assert.Equal(t, false, ev["read"]["isError"], ev["read"]["text"])
@@ -256,7 +259,13 @@ func TestSDKClientSignsIn(t *testing.T) {
 		assert.Equal(t, true, ev["write"]["created"], "structuredContent says it was created: %v", ev["write"]["text"])
 		assert.EqualValues(t, 1, ev["write"]["authorizations"], "one new consent, asked for by the 403's challenge")
 		assert.Equal(t, "companies:read companies:write", ev["authorization_url"]["scope"], "the scopes the challenge named")
-		assert.Contains(t, ev["page"]["text"], "Change your lists (create them, add companies) and start email discovery")
+		page, _ := ev["page"]["text"].(string)
+		assert.Contains(t, page, "Change your lists (create them, add companies) and start email discovery")
+		// The same browser, signed in at the issuer as alice since the
+		// first consent: the step-up page is alice's only.
+		assert.Contains(t, page, "Signed in as")
+		assert.Contains(t, page, "Not alice? Sign out first, then choose who signs in.")
+		assert.NotContains(t, page, "bob", "no other user is offered")
 		assert.Equal(t, "companies:read companies:write", ev["tokens"]["scope"])
 		for _, name := range []string{"consent-light.png", "consent-dark.png", "consent-narrow-dark.png"} {
 			b, err := os.ReadFile(filepath.Join(shots, name))

@@ -186,15 +186,15 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 	if i.now == nil {
 		i.now = time.Now
 	}
-	// Consent forms and sign-in sessions are keyed anew at each start:
-	// the forms spent are remembered in memory, so a form from before a
-	// restart must not verify after it.
+	// Consent forms are keyed anew at each start: the forms spent are
+	// remembered in memory, so a form from before a restart must not
+	// verify after it. A sign-in session lasts as the signing key does.
 	salt, err := randomToken()
 	if err != nil {
 		return nil, err
 	}
 	i.consentKey = deriveKey(key, "authn consent form v2 "+salt)
-	i.sessionKey = deriveKey(key, "authn sign-in session v1 "+salt)
+	i.sessionKey = deriveKey(key, "authn sign-in session v1")
 	if i.listen, err = newListenerRules(u, c); err != nil {
 		return nil, err
 	}

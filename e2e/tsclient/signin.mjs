@@ -12,9 +12,8 @@
 // registration and tokens), so that a second run after a server restart
 // starts from the first run's token. No scope is written here: the SDK
 // asks for what the server's challenges name.
-import { readFileSync, writeFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import puppeteer from "puppeteer-core";
@@ -44,8 +43,10 @@ await new Promise((r) => callbackServer.listen(0, "127.0.0.1", r));
 const redirectUrl = `http://127.0.0.1:${callbackServer.address().port}/callback`;
 const nextCallback = () => (callbacks.length ? Promise.resolve(callbacks.shift()) : new Promise((r) => waiters.push(r)));
 
-// Debian's chromium, with the project's flags and a fresh profile.
-const profile = mkdtempSync(join(tmpdir(), "signin-chromium-"));
+// Debian's chromium, with the project's flags and a profile kept beside the
+// state file: a second run is the same person's browser, still signed in
+// at the issuer (its step-up page is for that user only).
+const profile = `${stateFile}.chromium`;
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
@@ -163,6 +164,5 @@ try {
   await client?.close().catch(() => {});
   await browser.close();
   callbackServer.close();
-  rmSync(profile, { recursive: true, force: true });
 }
 process.exit(exit);
