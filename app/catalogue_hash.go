@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "3a264bca199749e1f94f35b1b22eb060a575a88a0a6f7065b5623a7a081486b7"
-	recordedFeedbackCatalogueHash = "ec8be88cf79dc97ea0cc48bee9b29bcbe42f1517c7bb9eb0ef4041eb92be5faa"
+	recordedCatalogueHash         = "1b7f293ffa54e2b74cd11abc2e43e6757e327453cb0e23e92714ae943c71c01b"
+	recordedFeedbackCatalogueHash = "5b0b32e1e388ca058797695872c0d13f9135075abe552b5fce281a32db0d9384"
 )

@@ -64,6 +64,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 			return err
 		}
 	}
+	a.downloadBase = downloadBase(pub)
 	s, counts := assemble(cfg, logger, b, a)
 	var authenticate func(http.Handler) http.Handler
 	if users != nil {
@@ -74,13 +75,14 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	}
 	requestTimeout := cfg.Timeout + 10*time.Second
 	mux := http.NewServeMux()
+	guard := edge.Guard{
+		Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
+		Origins:  append([]string{pub.Scheme + "://" + pub.Host}, h.AllowedOrigins...),
+		Loopback: !h.OAuth() || loopback.Host(pub.Hostname()),
+	}
 	mux.Handle("/mcp", edge.Handler(s, edge.HTTPOptions{
-		Logger: logger,
-		Guard: edge.Guard{
-			Hosts:    append([]string{pub.Hostname()}, h.AllowedHosts...),
-			Origins:  append([]string{pub.Scheme + "://" + pub.Host}, h.AllowedOrigins...),
-			Loopback: !h.OAuth() || loopback.Host(pub.Hostname()),
-		},
+		Logger:       logger,
+		Guard:        guard,
 		MaxBody:      edge.DefaultMaxBody,
 		Timeout:      requestTimeout,
 		Observe:      m.Operations,
@@ -88,6 +90,9 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 		CheckPrompt:  promptCheck(s),
 		Tracing:      b.tracing,
 	}))
+	// Downloads carry no token (the link is the capability) but the same
+	// Host and Origin guard as /mcp.
+	mux.Handle("GET "+downloadPrefix+"{name}", guard.Wrap(downloads(b.exports)))
 	mux.HandleFunc("GET /healthz", health.Live)
 	mux.Handle("GET /metrics", m.Handler())
 	ready := health.NewReadiness(readyTimeout, logger,

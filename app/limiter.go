@@ -21,6 +21,9 @@ func newLimiter(ctx context.Context, cfg config.Config, logger *slog.Logger) (l 
 	if err != nil {
 		return nil, nil, err
 	}
+	if !cfg.Export.PerCaller.Unlimited() {
+		limits[ExportLimitKey] = cfg.Export.PerCaller
+	}
 	if cfg.RedisURL == "" {
 		return ratelimit.New(limits), func() {}, nil
 	}

@@ -20,9 +20,11 @@ import (
 	"github.com/companyintel/mcp-server/internal/config"
 	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
+	"github.com/companyintel/mcp-server/internal/sealed"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
+	"github.com/companyintel/mcp-server/tools/read"
 )
 
 // Stdio is the process's standard streams: stdout carries only the
@@ -87,6 +89,11 @@ type backendConn struct {
 	closeLimiter func()
 	// closeConfirm releases the confirmation step's store (confirm.go).
 	closeConfirm func()
+	// exports runs the export reads (export.go); assemble makes it, and
+	// the HTTP service serves its downloads. closeExports releases the
+	// export directory.
+	exports      *exportReads
+	closeExports func()
 	// tracing is nil when tracing is off; the GraphQL client and both
 	// transports' edges check it once per request.
 	tracing *telemetry.Tracing
@@ -170,6 +177,9 @@ func (b *backendConn) Close() {
 	if b.closeConfirm != nil {
 		b.closeConfirm()
 	}
+	if b.closeExports != nil {
+		b.closeExports()
+	}
 	if b.closeLimiter != nil {
 		b.closeLimiter()
 	}
@@ -195,6 +205,9 @@ type assembly struct {
 	onReport []func(context.Context, feedback.Report)
 	// onConfirm, when set, counts each write's confirmation (metrics).
 	onConfirm func(ctx context.Context, tool, outcome string)
+	// downloadBase, over HTTP, is where download links live
+	// (downloadBase); on stdio an export's file goes to --export-dir.
+	downloadBase string
 }
 
 // assemble builds the MCP server both transports serve: the same tools,
@@ -206,8 +219,30 @@ func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly
 	}
 	confirm, closeConfirm := newConfirmation(cfg, logger, a.onConfirm)
 	b.closeConfirm = closeConfirm
+	reader := query.NewReader(client, query.WithLogger(logger))
+	var exportKey read.Sealer = sealed.RandomKey()
+	if confirm.Key != nil {
+		exportKey = confirm.Key
+	}
+	x := newExportReads(reader, exportKey, b.limiter, cfg.Export.Concurrent, time.Now, logger)
+	x.hint = b.id.UnauthorizedHint
+	b.exports = x
+	var delivery read.Delivery = noFile{}
+	switch {
+	case a.downloadBase != "":
+		delivery = httpDelivery{base: a.downloadBase, now: time.Now}
+	case cfg.Export.Dir != "":
+		dd, err := openExportDir(cfg.Export.Dir, x)
+		if err != nil {
+			logger.Warn("no export files: the export directory cannot be opened", "dir", cfg.Export.Dir, "error", err.Error())
+			break
+		}
+		delivery, b.closeExports = dd, func() { _ = dd.root.Close() }
+	}
 	s, counts := NewMCPServer(Parts{
-		Reader:       query.NewReader(client, query.WithLogger(logger)),
+		exports:      x,
+		Delivery:     delivery,
+		Reader:       reader,
 		Writer:       mutation.NewWriter(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,

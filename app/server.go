@@ -55,6 +55,18 @@ type Parts struct {
 	Auth func() auth.Status
 	// Version is the server's version.
 	Version string
+	// ExportKey seals export and download links; nil is the confirmation
+	// key when there is one, else a key of this process's own.
+	ExportKey read.Sealer
+	// Delivery makes an export into a file for the person (a download
+	// URL over HTTP, a file in --export-dir on stdio); nil makes none.
+	Delivery read.Delivery
+	// ConcurrentExports caps the export reads served at once
+	// (DefaultConcurrentExports if 0).
+	ConcurrentExports int
+	// exports, when set, is the export reads' runner the HTTP downloads
+	// share (assemble makes it); else NewMCPServer makes one.
+	exports *exportReads
 	// ValidateOutput checks every result against its tool's outputSchema.
 	// It costs a little per call; tests turn it on.
 	ValidateOutput bool
@@ -112,15 +124,12 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		rt.Limiter = p.Limiter
 	}
 	vocab := newVocabularyCache(p.Reader)
-	// Export links are sealed with the key that seals a pending
-	// confirmation: shared by every replica when the operator gave one
-	// (--confirm-state-key), else this process's own, and then a link
-	// opens only on the replica that made it.
-	var exportKey read.Sealer = sealed.RandomKey()
-	if rt.Confirm != nil && rt.Confirm.Key != nil {
-		exportKey = rt.Confirm.Key
+	x := p.exports
+	if x == nil {
+		x = newExportReads(p.Reader, exportKeyOf(p), rt.Limiter, p.ConcurrentExports, time.Now, rt.Logger)
+		x.hint = rt.UnauthorizedHint
 	}
-	catalogue := append(read.Build(read.Deps{Reader: p.Reader, Vocabulary: vocab, Exports: exportKey}), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
+	catalogue := append(read.Build(read.Deps{Reader: p.Reader, Vocabulary: vocab, Exports: x.key, Delivery: p.Delivery}), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
 	if p.FeedbackTool {
 		catalogue = append(catalogue, feedback.New(feedback.Deps{Logger: rt.Logger, Observers: p.FeedbackObservers}))
 	}
@@ -174,7 +183,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		return st
 	})
 	s.AddResources(res...)
-	s.AddResourceTemplates(exportResource(p.Reader, exportKey, rt.Limiter, time.Now, rt.Logger))
+	s.AddResourceTemplates(x.resource())
 	pr := prompts(p.Mutations.Allowed)
 	s.AddPrompts(pr...)
 
@@ -189,4 +198,18 @@ func answerLimit(bound int) string {
 	}
 	return fmt.Sprintf("%d: structuredContent JSON plus the text content as a JSON string; a list answer past it is cut at a whole record "+
 		"with truncated: true, a note and, where the tool pages, a next_cursor to the rest", bound)
+}
+
+// exportKeyOf is the key export links are sealed with: the one given, else
+// the key that seals a pending confirmation, shared by every replica when
+// the operator gave one (--confirm-state-key), else this process's own,
+// and then a link opens only on the replica that made it.
+func exportKeyOf(p Parts) read.Sealer {
+	switch {
+	case p.ExportKey != nil:
+		return p.ExportKey
+	case p.Runtime.Confirm != nil && p.Runtime.Confirm.Key != nil:
+		return p.Runtime.Confirm.Key
+	}
+	return sealed.RandomKey()
 }

@@ -60,6 +60,9 @@ type Config struct {
 	HTTP HTTPConfig
 	// Confirm is how writes are confirmed by a person (confirm.go).
 	Confirm ConfirmConfig
+	// Export bounds export reads and names the stdio export directory
+	// (export.go).
+	Export ExportConfig
 
 	// from says how each setting was given (names.go).
 	from sources
@@ -82,6 +85,7 @@ type flags struct {
 	rateLimits, errorClasses repeated
 	issuers, origins, hosts  repeated
 	confirmMode, confirmKey  string
+	exportLimit              string
 	version                  bool
 	writes, names            []string
 }
@@ -122,6 +126,7 @@ func newFlagSet(c *Config, catalogue []tools.Facts) (*flag.FlagSet, *flags) {
 	fs.BoolVar(&f.version, "version", false, "print the version, the VCS revision, whether the tree was modified and the catalogue hash, then exit")
 	httpFlags(fs, &c.HTTP, f)
 	confirmFlags(fs, f)
+	exportFlags(fs, &c.Export, f)
 	// --help says which variable stands in for each flag.
 	for _, b := range bindings {
 		if fl := fs.Lookup(b.flag); fl != nil {
@@ -175,6 +180,9 @@ func Parse(args []string, getenv func(string) string, catalogue []tools.Facts) (
 		return c, err
 	}
 	if err := c.checkConfirm(); err != nil {
+		return c, err
+	}
+	if err := c.readExport(f); err != nil {
 		return c, err
 	}
 	return c, c.check(getenv, f.names)

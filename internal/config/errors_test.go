@@ -101,6 +101,9 @@ var mistakes = append([]mistake{
 	{"allowed-hosts", "MCP_ALLOWED_HOSTS", "https://mcp.example.com/mcp", withHTTP},
 	{"confirm-writes", "CONFIRM_WRITES", "maybe", endpoint},
 	{"confirm-state-key", "CONFIRM_STATE_KEY", "hunter2hunter2", endpoint},
+	{"export-dir", "MCP_EXPORT_DIR", "/nonexistent/exports", endpoint},
+	{"export-limit", "MCP_EXPORT_LIMIT", "lots", endpoint},
+	{"max-concurrent-exports", "MCP_MAX_CONCURRENT_EXPORTS", "0", endpoint},
 }, embeddedMistakes...)
 
 // endpoint and withHTTP are configurations that need nothing more, for the

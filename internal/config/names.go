@@ -42,6 +42,9 @@ var bindings = []binding{
 	{flag: "allowed-hosts", env: "MCP_ALLOWED_HOSTS", list: true},
 	{flag: "confirm-writes", env: "CONFIRM_WRITES"},
 	{flag: "confirm-state-key", env: "CONFIRM_STATE_KEY"},
+	{flag: "export-dir", env: "MCP_EXPORT_DIR"},
+	{flag: "export-limit", env: "MCP_EXPORT_LIMIT"},
+	{flag: "max-concurrent-exports", env: "MCP_MAX_CONCURRENT_EXPORTS"},
 }
 
 // envOf returns the variable beside flag, or "" when it has none.

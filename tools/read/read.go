@@ -24,6 +24,9 @@ type Deps struct {
 	Vocabulary Vocabulary
 	// Exports seals search_companies' export links; nil offers no export.
 	Exports Sealer
+	// Delivery makes an export into a file the person opens (a download
+	// URL, a file in the operator's directory); nil delivers none.
+	Delivery Delivery
 	// Now reads the clock exports expire by; nil is time.Now.
 	Now func() time.Time
 }

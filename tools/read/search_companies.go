@@ -43,12 +43,14 @@ type searchCompaniesOutput struct {
 	AppliedFilters []string        `json:"applied_filters"`
 	NotApplied     []string        `json:"not_applied,omitempty"`
 	Truncated      bool            `json:"truncated,omitempty"`
+	File           *File           `json:"file,omitempty"`
 	Note           string          `json:"note,omitempty"`
 
 	at            tools.Position // where this page was fetched
 	before, after string         // the notes around the paging note
 	links         exportAnswer   // export: true's links
 	sent          sentSearch     // the search as sent, for an export
+	sample        []tools.Summary // an export's first rows, for its size
 }
 
 // sentSearch is a search as it was sent to the backend.
@@ -222,6 +224,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	if in.CountOnly || in.Export {
 		limit, at = 1, tools.Position{}
 	}
+	if in.Export {
+		limit = exportSample // a sample of rows, for the file's size
+	}
 	page, err := r.SearchCompanies(ctx, tools.OptionalString(in.Query), filters, bounds, &limit, at.Token)
 	if errors.Is(err, query.ErrBoundsUnsupported) {
 		return searchCompaniesOutput{}, boundsUnsupported(in)
@@ -253,6 +258,9 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 		before:         tools.JoinNotes(tools.JoinNotes(notes...), notAppliedNote(notApplied)),
 	}
 	out.sent = sentSearch{keyword: in.Query, filters: filters, bounds: bounds}
+	if in.Export {
+		out.sample = summariesFrom(page.Items, tools.DetailSummary)
+	}
 	if in.CountOnly || in.Export {
 		out.after = partial.Note()
 		out.Note = tools.JoinNotes(out.before, countNote(out.Total, out.AtLeast), out.after)
@@ -395,8 +403,26 @@ func exportSearch(ctx context.Context, d Deps, in searchCompaniesInput, out sear
 	if err != nil {
 		return out, err
 	}
-	out.links = exportAnswer{csv: csvURI, jsonl: jsonlURI}
+	rows := min(out.Total, MaxExportRows)
+	out.links = exportAnswer{csv: csvURI, jsonl: jsonlURI, bytes: estimateRow(out.sample, spec.Fields) * int64(rows)}
 	out.AppliedFilters = slices.DeleteFunc(out.AppliedFilters, func(a string) bool { return a == "count;exact" })
-	out.Note = tools.JoinNotes(out.before, exportNote(out.Total, out.AtLeast, csvURI), out.after)
+	var file *File
+	why := "this server makes no file for the person"
+	if d.Delivery != nil {
+		dl := Download{spec: spec, reader: d.Reader, sealer: d.Exports, Rows: rows, RowsAtLeast: out.AtLeast,
+			RowBytes: int(estimateRow(out.sample, spec.Fields)), Query: in.Query}
+		dl.spec.Method, dl.spec.Issuer, dl.spec.User, dl.spec.Scopes, dl.spec.Scoped = caller.AuthMethod, caller.Issuer, caller.User, caller.Scopes, caller.Scoped
+		f, w, err := d.Delivery.Deliver(ctx, dl)
+		if err != nil {
+			return out, err
+		}
+		if f.URL != "" {
+			file = &f
+			out.links.file = f
+		}
+		why = w
+	}
+	out.File = file
+	out.Note = tools.JoinNotes(out.before, exportNote(out.Total, out.AtLeast, csvURI, file, why), out.after)
 	return out, nil
 }

@@ -149,6 +149,11 @@ func (x *Exchanger) token(ctx context.Context, s Subject) (string, error) {
 		return tok, nil
 	}
 	x.cacheLookup(false)
+	if s.Token == "" {
+		// A request that carried no token of its own (a download link):
+		// only the backend token the user's own call obtained will do.
+		return "", &auth.Error{Method: Method, Msg: "no backend token is held for this user any more (their sign-in ended or the server restarted); nothing was sent. Ask for the export again"}
+	}
 	ch := x.group.DoChan(key, func() (any, error) {
 		// A flight that ended between the lookup above and this one
 		// has already stored the token.
