@@ -46,10 +46,10 @@ type searchCompaniesOutput struct {
 	File           *File           `json:"file,omitempty"`
 	Note           string          `json:"note,omitempty"`
 
-	at            tools.Position // where this page was fetched
-	before, after string         // the notes around the paging note
-	links         exportAnswer   // export: true's links
-	sent          sentSearch     // the search as sent, for an export
+	at            tools.Position  // where this page was fetched
+	before, after string          // the notes around the paging note
+	links         exportAnswer    // export: true's links
+	sent          sentSearch      // the search as sent, for an export
 	sample        []tools.Summary // an export's first rows, for its size
 }
 
