@@ -384,3 +384,28 @@ func closedAddr(t *testing.T) string {
 	require.NoError(t, ln.Close())
 	return addr
 }
+
+// Over HTTP the answer's download URL is on the service's URL, beside
+// /mcp, and opens with a plain GET and no token; the start-up line and the
+// log never hold a link in full.
+func TestHTTPExportAnswersADownloadURLBesideMCP(t *testing.T) {
+	s := newAuthStack(t)
+	srv, err := startHTTP(t, serviceEnv(t, s, "dora"), "--endpoint", s.srv.URL())
+	require.NoError(t, err)
+	c := connectMCP(t, srv.base+"/mcp", "2026-07-28", nil)
+	got, isErr := callTool(t, c, "search_companies", map[string]any{"query": "software", "export": true})
+	require.False(t, isErr, "%v", got)
+	file := obj(got["file"])
+	url, _ := file["url"].(string)
+	require.True(t, strings.HasPrefix(url, srv.base+downloadPrefix), "%v", got)
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	assert.Equal(t, int(file["rows"].(float64))+1, strings.Count(string(body), "\n"), "the header and every row")
+	name := strings.TrimPrefix(url, srv.base+downloadPrefix)
+	assert.Contains(t, srv.logs.String(), "via=download")
+	assert.NotContains(t, srv.logs.String(), name[8:20], "the link is never logged in full")
+}
