@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -274,6 +275,84 @@ func TestSDKClientSignsIn(t *testing.T) {
 		}
 	})
 	assert.Contains(t, srv.logs.String(), `msg="scope refused"`, "the step-up went through the server's 403")
+}
+
+// TestSDKClientSignsInAfterARegistrationFlood: a thousand unauthenticated
+// registrations from this machine, as fast as it can send them, are
+// limited (429) and leave nothing behind: right after, the official SDK
+// client registers from the same machine and signs in, and after a restart
+// on the same data dir (and another flood) a second one does too, while the
+// first is still known. Only the clients that signed in were written.
+func TestSDKClientSignsInAfterARegistrationFlood(t *testing.T) {
+	script := sdkClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	t.Cleanup(cancel)
+	dir := t.TempDir()
+	addr := freePort(t)
+	mcpURL := "http://" + addr + "/mcp"
+	flood := func(issuer string) {
+		t.Helper()
+		created, limited := 0, 0
+		for n := range 1000 {
+			resp, err := http.Post(issuer+"/register", "application/json",
+				strings.NewReader(fmt.Sprintf(`{"client_name":"flood %d","redirect_uris":["http://127.0.0.1/flood/%d"]}`, n, n)))
+			require.NoError(t, err)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case http.StatusCreated:
+				created++
+			case http.StatusTooManyRequests:
+				limited++
+				assert.NotEmpty(t, resp.Header.Get("Retry-After"))
+			default:
+				t.Fatalf("registration %d: HTTP %d", n, resp.StatusCode)
+			}
+		}
+		t.Logf("flood: %d registered, %d refused (429)", created, limited)
+		assert.Greater(t, limited, 800, "the source is rate limited")
+	}
+	signIn := func(user, state string) map[string]sdkEvent {
+		ev := runSDKClient(t, ctx, script, mcpURL, "approve", user, state, "")
+		assert.Contains(t, ev["tools"]["names"], "search_companies")
+		assert.Equal(t, false, ev["read"]["isError"], ev["read"]["text"])
+		return ev
+	}
+	first := filepath.Join(t.TempDir(), "first.json")
+	second := filepath.Join(t.TempDir(), "second.json")
+
+	srv := startSigninServer(t, dir, addr)
+	flood(issuerOf(t, "http://"+addr))
+	ev := signIn("alice", first)
+	assert.EqualValues(t, 1, ev["tools"]["authorizations"], "registered and signed in")
+
+	srv.stop(t)
+	srv = startSigninServer(t, dir, addr)
+	flood(issuerOf(t, "http://"+addr))
+	ev = signIn("bob", second)
+	assert.EqualValues(t, 1, ev["tools"]["authorizations"])
+	ev = signIn("alice", first)
+	assert.EqualValues(t, 0, ev["tools"]["authorizations"], "the first client and its token are still known")
+
+	b, err := os.ReadFile(filepath.Join(dir, "oauth-registrations.json"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(b), "\n"), "one line per client that signed in, none for the floods: %s", b)
+	assert.NotContains(t, string(b), "flood")
+}
+
+// issuerOf reads the authorization server from the protected resource
+// metadata of the server at base.
+func issuerOf(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/.well-known/oauth-protected-resource/mcp")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var prm struct {
+		AuthorizationServers []string `json:"authorization_servers"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&prm))
+	require.Len(t, prm.AuthorizationServers, 1)
+	return prm.AuthorizationServers[0]
 }
 
 // TestSignInRefusesBadInput: the built server's embedded issuer refuses

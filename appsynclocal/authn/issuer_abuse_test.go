@@ -185,6 +185,38 @@ func TestRegistrationsKeptAreCappedByLastSignIn(t *testing.T) {
 	assert.Contains(t, body, "not known to this server")
 }
 
+// TestOneSourceHoldsFewPendingRegistrations: a source within its rate
+// (here one each 5 s, the clock moved on) that keeps registering holds at
+// most a fiftieth of the pending registrations, its own oldest dropped for
+// its newest: another source's waiting client is never pushed out, and the
+// flooding machine's own new client is not refused.
+func TestOneSourceHoldsFewPendingRegistrations(t *testing.T) {
+	f := startAS(t, func(c *authn.IssuerConfig) {
+		c.MaxRegistrations = 100 // 2 pending per source
+		c.RegistrationLimit = authn.RegistrationLimit{Burst: 1, Every: 5 * time.Second}
+	})
+	status, _, reg := registerFrom(t, fromSource("127.0.0.3"), f.iss.URL(), `{"client_name":"Waiting","redirect_uris":["http://127.0.0.1/cb"]}`)
+	require.Equal(t, http.StatusCreated, status, reg)
+	waiting := reg["client_id"].(string)
+	flooder := fromSource("127.0.0.2")
+	var first string
+	for n := range 300 {
+		status, _, out := registerFrom(t, flooder, f.iss.URL(), fmt.Sprintf(`{"client_name":"flood %d","redirect_uris":["http://127.0.0.1/%d"]}`, n, n))
+		require.Equal(t, http.StatusCreated, status, out)
+		if n == 0 {
+			first = out["client_id"].(string)
+		}
+		f.clock.Add(5 * time.Second) // 25 minutes in all: the waiting client has not expired
+	}
+	status, _, body := authorize(t, authURL(f, first, "http://127.0.0.1/0", oauth2.GenerateVerifier(), nil))
+	assert.Equal(t, http.StatusBadRequest, status, "the flood's oldest gave way to its newest")
+	assert.Contains(t, body, "not known to this server")
+	signInAs(t, f, browser(t), waiting, "http://127.0.0.1:6000/cb", authn.DefaultDemoUser, "")
+	status, _, reg = registerFrom(t, flooder, f.iss.URL(), `{"client_name":"Mine","redirect_uris":["http://127.0.0.1/cb"]}`)
+	require.Equal(t, http.StatusCreated, status, reg)
+	signInAs(t, f, browser(t), reg["client_id"].(string), "http://127.0.0.1:6001/cb", authn.DefaultDemoUser, "")
+}
+
 // TestIssuerStateChangesNeedJSONAndAnAllowedOrigin: a registration must be
 // JSON (415 otherwise: a page elsewhere can send text/plain or a form
 // without a preflight); the token and registration endpoints never answer
@@ -361,31 +393,49 @@ func TestIssuerRefusesForeignHosts(t *testing.T) {
 	}
 }
 
-// TestIssuerCutsSlowAndLargeRequests: a body that trickles in is cut at
-// the stated read deadline (here 300 ms: the connection gets its answer
-// or is closed well within a second), and a header past the bound is
-// refused.
+// TestIssuerCutsSlowAndLargeRequests: a header or a body that trickles in
+// is cut at the stated read deadline (here 300 ms for the header, 400 ms
+// for the whole request: the connection gets its answer or is closed well
+// within a second; the defaults are 5 s and 10 s), and a header or a body
+// past its bound is refused.
 func TestIssuerCutsSlowAndLargeRequests(t *testing.T) {
-	f := startAS(t, func(c *authn.IssuerConfig) { c.ReadTimeout = 300 * time.Millisecond })
+	f := startAS(t, func(c *authn.IssuerConfig) {
+		c.ReadHeaderTimeout = 300 * time.Millisecond
+		c.ReadTimeout = 400 * time.Millisecond
+	})
 	u, _ := url.Parse(f.iss.URL())
-	conn, err := net.Dial("tcp", u.Host)
-	require.NoError(t, err)
-	defer conn.Close()
-	start := time.Now()
-	_, err = fmt.Fprintf(conn, "POST /token HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type=", u.Host)
-	require.NoError(t, err)
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second))) // the test's own bound, never reached when the issuer cuts
-	answer, _ := io.ReadAll(conn)
-	elapsed := time.Since(start)
-	assert.Less(t, elapsed, 2*time.Second, "cut at the read deadline, not left waiting: %s", answer)
-	assert.GreaterOrEqual(t, elapsed, 250*time.Millisecond, "the deadline, not an immediate refusal")
-	if len(answer) > 0 {
-		assert.NotContains(t, string(answer), "200 OK")
+	for name, tc := range map[string]struct {
+		send     string
+		deadline time.Duration
+	}{
+		"slow header": {"POST /token HTTP/1.1\r\nHost: " + u.Host + "\r\nContent-Type: applic", 300 * time.Millisecond},
+		"slow body":   {"POST /token HTTP/1.1\r\nHost: " + u.Host + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type=", 400 * time.Millisecond},
+	} {
+		t.Run(name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", u.Host)
+			require.NoError(t, err)
+			defer conn.Close()
+			start := time.Now()
+			_, err = io.WriteString(conn, tc.send)
+			require.NoError(t, err)
+			require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second))) // the test's own bound, never reached when the issuer cuts
+			answer, _ := io.ReadAll(conn)
+			elapsed := time.Since(start)
+			assert.Less(t, elapsed, tc.deadline+time.Second, "cut at the read deadline, not left waiting: %s", answer)
+			assert.GreaterOrEqual(t, elapsed, tc.deadline-50*time.Millisecond, "the deadline, not an immediate refusal")
+			assert.NotContains(t, string(answer), "200 OK")
+		})
 	}
+
+	resp, err := http.Post(f.iss.URL()+"/token", "application/x-www-form-urlencoded", strings.NewReader("grant_type=client_credentials&pad="+strings.Repeat("p", 65<<10)))
+	require.NoError(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "a token request over 64 KiB: %s", b)
 
 	req, _ := http.NewRequest(http.MethodGet, f.iss.URL()+"/jwks", nil)
 	req.Header.Set("X-Padding", strings.Repeat("p", 64<<10))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err = http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, resp.StatusCode)

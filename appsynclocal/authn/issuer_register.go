@@ -53,11 +53,14 @@ type RegistrationLimit struct {
 	Every time.Duration
 }
 
-// DefaultRegistrationLimit: 20 at once, then one every 10 seconds. A client
+// DefaultRegistrationLimit: 20 at once, then four a second. A client
 // registers once per install (the same registration again gets the same
-// client back), so this is far above what people do, and far below what a
-// flood needs to push a waiting client out of the pending registrations.
-var DefaultRegistrationLimit = RegistrationLimit{Burst: 20, Every: 10 * time.Second}
+// client back), so this is far above what people do; it bounds the work a
+// flood makes. What a flood can hold is bounded apart: one source keeps at
+// most a fiftieth of the pending registrations (20 of 1000), its own oldest
+// dropped for its newest, so it never pushes out anyone else's, and a
+// client registering from the same machine after a flood is not refused.
+var DefaultRegistrationLimit = RegistrationLimit{Burst: 20, Every: 250 * time.Millisecond}
 
 // registry holds the clients known by a plain client_id: the operator's,
 // those that registered and signed in (confirmed, kept in the log), and
@@ -66,6 +69,7 @@ type registry struct {
 	log        *registrationLog // nil keeps confirmed clients in memory only
 	max        int
 	pendingMax int
+	perSource  int // pending registrations one source may hold
 	limit      RegistrationLimit
 	now        func() time.Time
 
@@ -82,11 +86,12 @@ type registration struct {
 	md      clientMetadata
 	at      time.Time
 	written time.Time // when at was last written to the log
+	source  string    // who registered it (pending ones)
 }
 
-func newRegistry(operator []PublicClient, file string, max int, limit RegistrationLimit, now func() time.Time) (*registry, error) {
-	if max <= 0 {
-		max = defaultMaxRegistrants
+func newRegistry(operator []PublicClient, file string, keep int, limit RegistrationLimit, now func() time.Time) (*registry, error) {
+	if keep <= 0 {
+		keep = defaultMaxRegistrants
 	}
 	if limit.Burst <= 0 {
 		limit.Burst = DefaultRegistrationLimit.Burst
@@ -94,7 +99,7 @@ func newRegistry(operator []PublicClient, file string, max int, limit Registrati
 	if limit.Every <= 0 {
 		limit.Every = DefaultRegistrationLimit.Every
 	}
-	r := &registry{max: max, pendingMax: max, limit: limit, now: now,
+	r := &registry{max: keep, pendingMax: keep, perSource: max(1, keep/50), limit: limit, now: now,
 		operator: map[string]clientMetadata{}, confirmed: map[string]*registration{},
 		pending: map[string]*registration{}, sources: map[string]*rate.Limiter{}}
 	for _, c := range operator {
@@ -110,7 +115,7 @@ func newRegistry(operator []PublicClient, file string, max int, limit Registrati
 	if file == "" {
 		return r, nil
 	}
-	log, kept, err := openRegistrationLog(file, max)
+	log, kept, err := openRegistrationLog(file, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -163,18 +168,30 @@ func (r *registry) add(md clientMetadata, source string, newID func() (string, e
 			return c.md, nil
 		}
 	}
-	var oldest string
+	var oldest, oldestOfSource string
+	fromSource := 0
 	for id, p := range r.pending {
 		switch {
 		case now.Sub(p.at) >= PendingRegistrationTTL:
 			delete(r.pending, id)
+			continue
 		case same(p.md):
 			return p.md, nil
-		case oldest == "" || p.at.Before(r.pending[oldest].at):
+		}
+		if oldest == "" || p.at.Before(r.pending[oldest].at) {
 			oldest = id
 		}
+		if p.source == source {
+			fromSource++
+			if oldestOfSource == "" || p.at.Before(r.pending[oldestOfSource].at) {
+				oldestOfSource = id
+			}
+		}
 	}
-	if len(r.pending) >= r.pendingMax {
+	switch {
+	case fromSource >= r.perSource:
+		delete(r.pending, oldestOfSource)
+	case len(r.pending) >= r.pendingMax:
 		delete(r.pending, oldest)
 	}
 	id, err := newID()
@@ -182,7 +199,7 @@ func (r *registry) add(md clientMetadata, source string, newID func() (string, e
 		return clientMetadata{}, err
 	}
 	md.ClientID = id
-	r.pending[id] = &registration{md: md, at: now}
+	r.pending[id] = &registration{md: md, at: now, source: source}
 	return md, nil
 }
 

@@ -10,6 +10,9 @@ import (
 	"time"
 )
 
+// maxTokenBody bounds a token request.
+const maxTokenBody = 64 << 10
+
 // Refresh tokens live a day and are bounded in number, like codes.
 const (
 	refreshTTL = 24 * time.Hour
@@ -113,8 +116,12 @@ type issued struct {
 // and token exchange (RFC 8693). Errors use RFC 6749's JSON form, which
 // golang.org/x/oauth2 decodes.
 func (i *Issuer) serveToken(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	r.Body = http.MaxBytesReader(w, r.Body, maxTokenBody)
 	if err := r.ParseForm(); err != nil {
+		if tooBig := new(http.MaxBytesError); errors.As(err, &tooBig) {
+			tokenError(w, http.StatusRequestEntityTooLarge, "invalid_request", "the request is larger than 64 KiB")
+			return
+		}
 		tokenError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
 		return
 	}
