@@ -296,16 +296,21 @@ func TestAiSearchInterprets(t *testing.T) {
 // An exclusion the backend cannot express is not applied, and the answer
 // says so in words and in not_applied: the search runs as if it were not
 // there, rather than filtering for Germany (issue 16).
-func TestAiSearchDoesNotInvertAnExcludedCountry(t *testing.T) {
+func TestAiSearchExcludesANegatedCountry(t *testing.T) {
 	s := asUser(t, "alice")
-	sc := s.ok("ai_search", `{"query":"software companies not in Germany with over 100 employees","limit":5}`)
-	assert.Equal(t, []any{"Software"}, obj(sc["interpreted"])["categories"])
-	assert.Equal(t, []any{}, obj(sc["interpreted"])["countries"])
-	assert.Equal(t, []any{"not countries;Germany"}, sc["not_applied"])
-	assert.Contains(t, sc["interpretation"], "Not applied: excluding Germany")
-	without := s.ok("ai_search", `{"query":"software companies with over 100 employees","limit":5}`)
-	assert.Equal(t, without["total"], sc["total"], "the exclusion changes nothing in the search")
-	assert.NotZero(t, sc["total"])
+	sc := s.ok("ai_search", `{"query":"software companies not in Germany with over 100 employees","limit":50}`)
+	in := obj(sc["interpreted"])
+	assert.Equal(t, []any{"Software"}, in["categories"])
+	assert.Equal(t, []any{}, in["countries"])
+	assert.Equal(t, []any{"Germany"}, in["exclude_countries"])
+	assert.Equal(t, []any{}, sc["not_applied"])
+	assert.Contains(t, sc["interpretation"], "not based in Germany")
+	require.NotEmpty(t, list(sc["companies"]))
+	for _, c := range list(sc["companies"]) {
+		assert.NotEqual(t, "DE", obj(c)["country_code"])
+	}
+	with := s.ok("search_companies", `{"categories":["Software"],"exclude_countries":"Germany","min_employees":101,"count_only":true}`)
+	assert.Equal(t, with["total"], sc["total"], "the backend's own filtered count")
 }
 
 // A size word and an explicit band: the band is searched, and the answer

@@ -124,6 +124,14 @@ func resources(vocab *vocabularyCache, status func() Status) []server.ServerReso
 	}, viewResources()...)
 }
 
+// region is a named group of countries, as the backend's natural-language
+// search reads it.
+type region struct {
+	Name      string   `json:"name"`
+	Countries []string `json:"countries"`
+	Aliases   []string `json:"aliases,omitempty"`
+}
+
 // vocabulary is the filter vocabulary as the resource shows it.
 type vocabulary struct {
 	FacetForm  string       `json:"facet_form"`
@@ -133,7 +141,11 @@ type vocabulary struct {
 	// them so, and search_companies takes them as min_employees and
 	// max_employees.
 	Sizes []sizes.Band `json:"sizes"`
-	Usage string       `json:"usage"`
+	// Regions say which countries a region ai_search reads ("the Nordics",
+	// "outside the EU") stands for; search_companies takes them as country
+	// or exclude_countries lists.
+	Regions []region `json:"regions,omitempty"`
+	Usage   string   `json:"usage"`
 
 	referenceDate string // shown by the status resource
 }
@@ -207,7 +219,7 @@ func (c *vocabularyCache) refresh(ctx context.Context) error {
 		FacetForm: "countries;<name> and categories;<name>",
 		Sizes:     sizes.Bands,
 		Usage: "Pass a country's name or code as search_companies' country argument and category names in its categories list; " +
-			"ai_search understands them in plain English too. A size word (startup, small, mid-sized, large) means the head-count band in sizes: " +
+			"ai_search understands them in plain English too, and regions (regions lists the countries each stands for; \"outside\" one excludes them). A size word (startup, small, mid-sized, large) means the head-count band in sizes: " +
 			"give search_companies its min_employees and max_employees.",
 	}
 	if raw.ReferenceDate != nil {
@@ -218,6 +230,9 @@ func (c *vocabularyCache) refresh(ctx context.Context) error {
 	}
 	for _, f := range raw.Categories {
 		v.Categories = append(v.Categories, facetValue{Name: f.Value, Count: f.Count})
+	}
+	for _, r := range raw.Regions {
+		v.Regions = append(v.Regions, region{Name: r.Name, Countries: r.Countries, Aliases: r.Aliases})
 	}
 	c.raw, c.v, c.fetched, c.err = raw, v, now, nil
 	return nil

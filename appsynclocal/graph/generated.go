@@ -46,6 +46,8 @@ type ComplexityRoot struct {
 
 	AiSearchResult struct {
 		AppliedFilters    func(childComplexity int) int
+		ExactCount        func(childComplexity int) int
+		ExcludedFilters   func(childComplexity int) int
 		FoundedAfter      func(childComplexity int) int
 		FoundedBefore     func(childComplexity int) int
 		Interpretation    func(childComplexity int) int
@@ -142,6 +144,7 @@ type ComplexityRoot struct {
 		Categories    func(childComplexity int) int
 		Countries     func(childComplexity int) int
 		ReferenceDate func(childComplexity int) int
+		Regions       func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -159,6 +162,12 @@ type ComplexityRoot struct {
 		GetCompany         func(childComplexity int, id string) int
 		ListCollections    func(childComplexity int, limit *int, nextToken *string) int
 		SearchCompanies    func(childComplexity int, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) int
+	}
+
+	Region struct {
+		Aliases   func(childComplexity int) int
+		Countries func(childComplexity int) int
+		Name      func(childComplexity int) int
 	}
 
 	RemoveFromCollectionResult struct {
@@ -237,6 +246,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AiSearchResult.AppliedFilters(childComplexity), true
+	case "AiSearchResult.exactCount":
+		if e.ComplexityRoot.AiSearchResult.ExactCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.ExactCount(childComplexity), true
+	case "AiSearchResult.excludedFilters":
+		if e.ComplexityRoot.AiSearchResult.ExcludedFilters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AiSearchResult.ExcludedFilters(childComplexity), true
 	case "AiSearchResult.foundedAfter":
 		if e.ComplexityRoot.AiSearchResult.FoundedAfter == nil {
 			break
@@ -626,6 +647,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FilterVocabulary.ReferenceDate(childComplexity), true
+	case "FilterVocabulary.regions":
+		if e.ComplexityRoot.FilterVocabulary.Regions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FilterVocabulary.Regions(childComplexity), true
 
 	case "Mutation.addToCollection":
 		if e.ComplexityRoot.Mutation.AddToCollection == nil {
@@ -745,6 +772,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SearchCompanies(childComplexity, args["keyword"].(*string), args["filters"].([]string), args["excludeFilters"].([]string), args["minEmployees"].(*int), args["maxEmployees"].(*int), args["foundedAfter"].(*int), args["foundedBefore"].(*int), args["sort"].(*model.CompanySort), args["exactCount"].(*bool), args["limit"].(*int), args["nextToken"].(*string)), true
+
+	case "Region.aliases":
+		if e.ComplexityRoot.Region.Aliases == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Region.Aliases(childComplexity), true
+	case "Region.countries":
+		if e.ComplexityRoot.Region.Countries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Region.Countries(childComplexity), true
+	case "Region.name":
+		if e.ComplexityRoot.Region.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Region.Name(childComplexity), true
 
 	case "RemoveFromCollectionResult.collection":
 		if e.ComplexityRoot.RemoveFromCollectionResult.Collection == nil {
@@ -991,6 +1037,10 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
   sort: CompanySort
   "The page size used: the count the query asked for (\"top 5\"), at most 50, else the limit argument."
   limit: Int
+  "Facet filters in the searchCompanies form that the query excluded (\"outside the EU\", \"not fintech\"): no item carries any of them; repeat them as searchCompanies' excludeFilters. A region stands for the countries filterVocabulary lists for it. An extension of the original schema."
+  excludedFilters: [String!]
+  "True when the query asked how many: total was then counted exactly, and it answers the question only when notApplied is empty. An extension of the original schema."
+  exactCount: Boolean
   "What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (` + "`" + `not countries;Germany` + "`" + `, ` + "`" + `not categories;Fintech` + "`" + `, ` + "`" + `not employees 0-49 (\"startups\")` + "`" + `, ` + "`" + `not \"crypto\"` + "`" + `), constraints that conflict (` + "`" + `conflict: \"over 500 employees\" and \"under 100 employees\"` + "`" + `), cities, which no filter expresses and which were searched as keywords (` + "`" + `city \"Berlin\" (a keyword)` + "`" + `), places that are not countries (` + "`" + `place \"California\" (not a country or city of the data)` + "`" + `), head counts given as one number, numbers read as nothing, and keywords left out because no profile, or no company matching the filters, has them (` + "`" + `keywords \"quantum\" (in no company profile)` + "`" + `). Empty when everything asked for was applied."
   notApplied: [String!]!
   "How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true."
@@ -1003,8 +1053,19 @@ type AiSearchResult @aws_api_key @aws_oidc @aws_iam {
 type FilterVocabulary @aws_api_key @aws_oidc @aws_iam {
   countries: [FacetValue!]!
   categories: [FacetValue!]!
+  "The regions natural-language search understands (\"the Nordics\", \"DACH\"), each with the countries it stands for. An extension of the original schema."
+  regions: [Region!]
   "For a synthetic data set, the day its profiles describe (YYYY-MM-DD): companies' ages and head counts are as of this date. Null for live data."
   referenceDate: String
+}
+
+"A named group of countries, as natural-language search reads it."
+type Region @aws_api_key @aws_oidc @aws_iam {
+  name: String!
+  "The English names of the countries in it, as the countries facet has them."
+  countries: [String!]!
+  "Other ways a query may name it, lower case."
+  aliases: [String!]!
 }
 
 "One filter value and how many companies carry it."
@@ -1151,6 +1212,10 @@ func (ec *executionContext) childFields_AiSearchResult(ctx context.Context, fiel
 		return ec.fieldContext_AiSearchResult_sort(ctx, field)
 	case "limit":
 		return ec.fieldContext_AiSearchResult_limit(ctx, field)
+	case "excludedFilters":
+		return ec.fieldContext_AiSearchResult_excludedFilters(ctx, field)
+	case "exactCount":
+		return ec.fieldContext_AiSearchResult_exactCount(ctx, field)
 	case "notApplied":
 		return ec.fieldContext_AiSearchResult_notApplied(ctx, field)
 	case "total":
@@ -1323,10 +1388,24 @@ func (ec *executionContext) childFields_FilterVocabulary(ctx context.Context, fi
 		return ec.fieldContext_FilterVocabulary_countries(ctx, field)
 	case "categories":
 		return ec.fieldContext_FilterVocabulary_categories(ctx, field)
+	case "regions":
+		return ec.fieldContext_FilterVocabulary_regions(ctx, field)
 	case "referenceDate":
 		return ec.fieldContext_FilterVocabulary_referenceDate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FilterVocabulary", field.Name)
+}
+
+func (ec *executionContext) childFields_Region(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Region_name(ctx, field)
+	case "countries":
+		return ec.fieldContext_Region_countries(ctx, field)
+	case "aliases":
+		return ec.fieldContext_Region_aliases(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Region", field.Name)
 }
 
 func (ec *executionContext) childFields_RemoveFromCollectionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2167,6 +2246,52 @@ func (ec *executionContext) _AiSearchResult_limit(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_AiSearchResult_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AiSearchResult_excludedFilters(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_excludedFilters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExcludedFilters, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_excludedFilters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _AiSearchResult_exactCount(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AiSearchResult_exactCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExactCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AiSearchResult_exactCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AiSearchResult", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _AiSearchResult_notApplied(ctx context.Context, field graphql.CollectedField, obj *model.AiSearchResult) (ret graphql.Marshaler) {
@@ -3478,6 +3603,38 @@ func (ec *executionContext) fieldContext_FilterVocabulary_categories(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _FilterVocabulary_regions(ctx context.Context, field graphql.CollectedField, obj *model.FilterVocabulary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FilterVocabulary_regions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Regions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Region) graphql.Marshaler {
+			return ec.marshalORegion2ᚕᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRegionᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FilterVocabulary_regions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FilterVocabulary",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Region(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _FilterVocabulary_referenceDate(ctx context.Context, field graphql.CollectedField, obj *model.FilterVocabulary) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4047,6 +4204,75 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Region_name(ctx context.Context, field graphql.CollectedField, obj *model.Region) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Region_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Region_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Region", field, false, false, "String")
+}
+
+func (ec *executionContext) _Region_countries(ctx context.Context, field graphql.CollectedField, obj *model.Region) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Region_countries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Countries, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Region_countries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Region", field, false, false, "String")
+}
+
+func (ec *executionContext) _Region_aliases(ctx context.Context, field graphql.CollectedField, obj *model.Region) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Region_aliases(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Aliases, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Region_aliases(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Region", field, false, false, "String")
 }
 
 func (ec *executionContext) _RemoveFromCollectionResult_collection(ctx context.Context, field graphql.CollectedField, obj *model.RemoveFromCollectionResult) (ret graphql.Marshaler) {
@@ -5317,6 +5543,16 @@ func (ec *executionContext) _AiSearchResult(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "excludedFilters":
+			out.Values[i] = ec._AiSearchResult_excludedFilters(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "exactCount":
+			out.Values[i] = ec._AiSearchResult_exactCount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "notApplied":
 			out.Values[i] = ec._AiSearchResult_notApplied(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -5890,6 +6126,11 @@ func (ec *executionContext) _FilterVocabulary(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "regions":
+			out.Values[i] = ec._FilterVocabulary_regions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "referenceDate":
 			out.Values[i] = ec._FilterVocabulary_referenceDate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -6050,6 +6291,49 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var regionImplementors = []string{"Region"}
+
+func (ec *executionContext) _Region(ctx context.Context, sel ast.SelectionSet, obj *model.Region) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, regionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Region")
+		case "name":
+			out.Values[i] = ec._Region_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "countries":
+			out.Values[i] = ec._Region_countries(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "aliases":
+			out.Values[i] = ec._Region_aliases(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6790,6 +7074,14 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNRegion2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRegion(ctx context.Context, sel ast.SelectionSet, v *model.Region) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Region!")
+		return graphql.Null
+	}
+	return ec._Region(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNRemoveFromCollectionResult2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRemoveFromCollectionResult(ctx context.Context, sel ast.SelectionSet, v *model.RemoveFromCollectionResult) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "RemoveFromCollectionResult!")
@@ -7088,6 +7380,25 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalORegion2ᚕᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRegionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Region) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRegion2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐRegion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

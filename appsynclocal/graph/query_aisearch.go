@@ -51,6 +51,13 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 	for _, k := range iq.Categories {
 		sq.Facets.AddCategory(k)
 	}
+	for _, c := range iq.ExcludeCountries {
+		sq.Exclude.AddCountry(c)
+	}
+	for _, k := range iq.ExcludeCategories {
+		sq.Exclude.AddCategory(k)
+	}
+	sq.ExactCount = iq.HowMany
 	if err := r.useKeywords(ctx, &iq, sq); err != nil {
 		return nil, r.fail(ctx, "aiSearch", err)
 	}
@@ -102,6 +109,7 @@ func out(q interpret.Query, sq store.SearchQuery, page *store.CompanyPage) *mode
 		Items:             toCompanies(page.Items),
 		Interpretation:    q.Describe(),
 		AppliedFilters:    q.Filters(),
+		ExcludedFilters:   q.ExcludeFilters(),
 		NotApplied:        q.NotApplied,
 		Total:             page.Total,
 		TotalIsLowerBound: page.TotalIsLowerBound,
@@ -112,6 +120,9 @@ func out(q interpret.Query, sq store.SearchQuery, page *store.CompanyPage) *mode
 	}
 	if sq.Keyword != "" {
 		res.Keywords = ptr(sq.Keyword)
+	}
+	if q.HowMany {
+		res.ExactCount = ptr(true)
 	}
 	if q.MinEmployees > 0 {
 		res.MinEmployees = ptr(q.MinEmployees)

@@ -113,5 +113,13 @@ func (r *queryResolver) FilterVocabulary(ctx context.Context) (*model.FilterVoca
 	for _, c := range v.Categories {
 		out.Categories = append(out.Categories, &model.FacetValue{Value: c.Value, Count: c.Count})
 	}
+	for _, rg := range dataset.Regions {
+		names := make([]string, len(rg.Codes))
+		for i, code := range rg.Codes {
+			c, _ := dataset.CountryByCode(code)
+			names[i] = c.Name
+		}
+		out.Regions = append(out.Regions, &model.Region{Name: rg.Name, Countries: names, Aliases: rg.Aliases})
+	}
 	return out, nil
 }

@@ -26,7 +26,26 @@ func (q Query) Describe() string {
 			c, _ := dataset.CountryByCode(code)
 			names[i] = withArticle(c.Name)
 		}
-		parts = append(parts, "based in "+orList(names))
+		parts = append(parts, "based in "+orList(names)+q.regionsSaid())
+	}
+	if len(q.ExcludeCountries) > 0 {
+		names := make([]string, len(q.ExcludeCountries))
+		for i, code := range q.ExcludeCountries {
+			c, _ := dataset.CountryByCode(code)
+			names[i] = withArticle(c.Name)
+		}
+		s := "not based in " + orList(names)
+		if len(q.Countries) == 0 {
+			s += q.regionsSaid()
+		}
+		parts = append(parts, s)
+	}
+	if len(q.ExcludeCategories) > 0 {
+		names := make([]string, len(q.ExcludeCategories))
+		for i, k := range q.ExcludeCategories {
+			names[i] = dataset.Categories[k].Name
+		}
+		parts = append(parts, "not in "+orList(names))
 	}
 	if s := q.sizeSummary(); s != "" {
 		parts = append(parts, s)
@@ -66,12 +85,17 @@ func (q Query) Describe() string {
 		}
 		out += "."
 	}
-	if q.HowMany {
-		out += ` Asked "how many": total is the answer.`
+	if q.HowMany && q.Complete() {
+		out += ` Asked "how many": total, counted exactly, is the answer.`
+	} else if q.HowMany {
+		out += ` Asked "how many", but part of the question was not applied (below), so total does not answer it: it counts the companies found without that part.`
+	}
+	if q.Second != "" {
+		out += fmt.Sprintf(" Not answered: the second question %q; ask it on its own.", q.Second)
 	}
 	if len(q.notSaid) > 0 {
 		out += " Not applied: excluding " + andList(q.notSaid) +
-			" — this search cannot exclude, so the results may include such companies; filter them out yourself."
+			" — no filter expresses that exclusion, so the results may include such companies; filter them out yourself."
 	}
 	for _, c := range q.conflicts {
 		out += " Not applied: " + c + "."
@@ -88,6 +112,22 @@ func (q Query) Describe() string {
 			" — there is none, so the city was searched as a keyword, which also matches companies that only mention it; check each company's city."
 	}
 	return out
+}
+
+// regionsSaid names the regions the countries came from, as
+// companies://filters defines them.
+func (q Query) regionsSaid() string {
+	if len(q.Regions) == 0 {
+		return ""
+	}
+	return " (from " + andList(quoted(q.Regions)) + ", as companies://filters lists its countries)"
+}
+
+// Complete reports whether everything the sentence asked was applied:
+// nothing is in NotApplied, no size word was overridden and no second
+// question was set aside. Only then does a total answer "how many".
+func (q Query) Complete() bool {
+	return len(q.NotApplied) == 0 && q.Second == ""
 }
 
 func (q Query) sizeSummary() string {

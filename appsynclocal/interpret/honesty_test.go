@@ -14,6 +14,7 @@ import (
 // empty: a filter, keyword or not-applied entry nobody expected fails.
 type reading struct {
 	filters    []string
+	excluded   []string // ExcludeFilters
 	keywords   []string
 	notApplied []string
 	overridden []string
@@ -28,6 +29,7 @@ func checkReadings(t *testing.T, table map[string]reading) {
 		t.Run(sentence, func(t *testing.T) {
 			q := interpret.Parse(sentence)
 			assert.ElementsMatch(t, want.filters, q.Filters(), "filters")
+			assert.ElementsMatch(t, want.excluded, q.ExcludeFilters(), "excluded")
 			assert.ElementsMatch(t, want.keywords, q.Keywords, "keywords")
 			assert.ElementsMatch(t, want.notApplied, q.NotApplied, "not applied")
 			assert.ElementsMatch(t, want.overridden, q.Overridden, "overridden")
@@ -52,6 +54,7 @@ func assertSound(t *testing.T, q interpret.Query) {
 		"founded %d > %d", q.FoundedFrom, q.FoundedTo)
 	for _, f := range q.Filters() {
 		assert.NotContains(t, q.NotApplied, "not "+f, "%s is both applied and excluded", f)
+		assert.NotContains(t, q.ExcludeFilters(), f, "%s is both applied and excluded", f)
 	}
 	for _, k := range q.Keywords {
 		assert.NotContains(t, []string{"not", "no", "non", "outside", "except", "excluding", "exclude", "other", "than",
@@ -61,58 +64,51 @@ func assertSound(t *testing.T, q interpret.Query) {
 
 const notApplied = "Not applied: excluding "
 
-func TestNegatedCountriesAreNotApplied(t *testing.T) {
+// Issue 38: a negated country, region or category is an exclusion, never a
+// filter for it and never merely a note.
+func TestNegatedCountriesAreExcluded(t *testing.T) {
+	de, fr := []string{"countries;Germany"}, []string{"countries;Germany", "countries;France"}
 	checkReadings(t, map[string]reading{
-		"fintech companies not in Germany": {filters: []string{"categories;Fintech"},
-			notApplied: []string{"not countries;Germany"}, says: []string{"Companies in Fintech.", notApplied + "Germany — this search cannot exclude"}},
-		"Not in Germany: fintech companies": {filters: []string{"categories;Fintech"},
-			notApplied: []string{"not countries;Germany"}, says: []string{notApplied + "Germany"}},
-		"companies outside the UK doing payments": {filters: []string{"categories;Fintech"},
-			notApplied: []string{"not countries;United Kingdom"}},
+		"fintech companies not in Germany": {filters: []string{"categories;Fintech"}, excluded: de,
+			says: []string{"Companies in Fintech, not based in Germany."}},
+		"Not in Germany: fintech companies":       {filters: []string{"categories;Fintech"}, excluded: de},
+		"companies outside the UK doing payments": {filters: []string{"categories;Fintech"}, excluded: []string{"countries;United Kingdom"}},
 		"excluding France, software firms with over 100 employees": {filters: []string{"categories;Software"}, min: 101,
-			notApplied: []string{"not countries;France"}},
-		"software firms except those in India": {filters: []string{"categories;Software"},
-			notApplied: []string{"not countries;India"}},
-		"non-US robotics companies": {filters: []string{"categories;Robotics"},
-			notApplied: []string{"not countries;United States"}},
-		"robotics companies other than Japanese ones": {filters: []string{"categories;Robotics"},
-			notApplied: []string{"not countries;Japan"}},
-		"AI startups, but not American": {filters: []string{"categories;AI & Machine Learning"}, max: 49,
-			notApplied: []string{"not countries;United States"}},
-		"Companies that aren't in Canada": {notApplied: []string{"not countries;Canada"}},
-		"neither German nor French biotech": {filters: []string{"categories;Biotech"},
-			notApplied: []string{"not countries;Germany", "not countries;France"}, says: []string{notApplied + "Germany and France"}},
-		"logistics companies in Europe apart from Germany": {filters: []string{"categories;Logistics"},
-			notApplied: []string{`place "Europe" (not a country or city of the data)`, "not countries;Germany"}},
-		"payments companies not in Germany or France but in Spain": {filters: []string{"categories;Fintech", "countries;Spain"},
-			notApplied: []string{"not countries;Germany", "not countries;France"}},
+			excluded: []string{"countries;France"}},
+		"software firms except those in India":         {filters: []string{"categories;Software"}, excluded: []string{"countries;India"}},
+		"non-US robotics companies":                    {filters: []string{"categories;Robotics"}, excluded: []string{"countries;United States"}},
+		"robotics companies other than Japanese ones":  {filters: []string{"categories;Robotics"}, excluded: []string{"countries;Japan"}},
+		"AI startups, but not American":                {filters: []string{"categories;AI & Machine Learning"}, max: 49, excluded: []string{"countries;United States"}},
+		"Companies that aren't in Canada":              {excluded: []string{"countries;Canada"}},
+		"neither German nor French biotech":            {filters: []string{"categories;Biotech"}, excluded: fr},
+		"logistics companies in DACH apart from Germany": {filters: []string{"categories;Logistics", "countries;Austria", "countries;Switzerland"}, excluded: de},
+		// In Spain is not in Germany or France: nothing more to exclude.
+		"payments companies not in Germany or France but in Spain": {filters: []string{"categories;Fintech", "countries;Spain"}},
 		"edtech in Germany excluding Berlin": {filters: []string{"categories;Education", "countries;Germany"},
-			notApplied: []string{`not "berlin"`}},
+			notApplied: []string{`not "berlin"`}, says: []string{notApplied + `"berlin" — no filter expresses that exclusion`}},
+		"robotics firms not in Germany or the Nordics": {filters: []string{"categories;Robotics"},
+			excluded: []string{"countries;Germany", "countries;Sweden", "countries;Denmark", "countries;Norway", "countries;Finland"}},
 	})
 }
 
-func TestNegatedCategoriesSizesAndWordsAreNotApplied(t *testing.T) {
+func TestNegatedCategoriesAndSizesAreExcluded(t *testing.T) {
 	checkReadings(t, map[string]reading{
-		"companies in Germany that don't do fintech": {filters: []string{"countries;Germany"},
-			notApplied: []string{"not categories;Fintech"}, says: []string{"Companies based in Germany.", notApplied + "Fintech"}},
-		"non-fintech startups in the UK": {filters: []string{"countries;United Kingdom"}, max: 49,
-			notApplied: []string{"not categories;Fintech"}},
-		"software companies excluding cybersecurity": {filters: []string{"categories;Software"},
-			notApplied: []string{"not categories;Cybersecurity"}},
-		"US companies in any industry other than healthcare": {filters: []string{"countries;United States"}, keywords: []string{"industry"},
-			notApplied: []string{"not categories;Healthcare"}},
-		"German fintech companies that are not startups": {filters: []string{"countries;Germany", "categories;Fintech"},
-			notApplied: []string{`not employees 0-49 ("startups")`}, says: []string{notApplied + `"startups"`}},
-		"excluding companies with over 500 employees in the UK": {filters: []string{"countries;United Kingdom"},
-			notApplied: []string{`not employees 501+ ("over 500 employees")`}},
-		"UK logistics, not large enterprises": {filters: []string{"countries;United Kingdom", "categories;Logistics"},
-			notApplied: []string{`not employees 1001+ ("large")`, `not employees 1001+ ("enterprises")`}},
-		"companies outside the US with more than 10,000 employees": {min: 10_001,
-			notApplied: []string{"not countries;United States"}},
-		"companies outside the us with more than 10,000 employees": {min: 10_001,
-			notApplied: []string{"not countries;United States"}},
-		"not over 500 employees in Germany":   {filters: []string{"countries;Germany"}, max: 500},
-		"fintech with not more than 50 staff": {filters: []string{"categories;Fintech"}, max: 50},
+		"companies in Germany that don't do fintech": {filters: []string{"countries;Germany"}, excluded: []string{"categories;Fintech"},
+			says: []string{"Companies based in Germany, not in Fintech."}},
+		"non-fintech startups in the UK": {filters: []string{"countries;United Kingdom"}, max: 49, excluded: []string{"categories;Fintech"}},
+		// "software … excluding cybersecurity": a company in both is left out.
+		"software companies excluding cybersecurity":         {filters: []string{"categories;Software"}, excluded: []string{"categories;Cybersecurity"}},
+		"US companies in any industry other than healthcare": {filters: []string{"countries;United States"}, keywords: []string{"industry"}, excluded: []string{"categories;Healthcare"}},
+		// A band open at one end has a complement that is one range.
+		"German fintech companies that are not startups": {filters: []string{"countries;Germany", "categories;Fintech"}, min: 50},
+		"excluding companies with over 500 employees in the UK": {filters: []string{"countries;United Kingdom"}, max: 500},
+		"UK logistics, not large enterprises":                   {filters: []string{"countries;United Kingdom", "categories;Logistics"}, max: 1000},
+		// A band with two ends is not: it stays not applied.
+		"fintech companies that are not mid-sized": {filters: []string{"categories;Fintech"}, notApplied: []string{`not employees 50-1000 ("mid-sized")`}},
+		"companies outside the US with more than 10,000 employees": {min: 10_001, excluded: []string{"countries;United States"}},
+		"companies outside the us with more than 10,000 employees": {min: 10_001, excluded: []string{"countries;United States"}},
+		"not over 500 employees in Germany":                        {filters: []string{"countries;Germany"}, max: 500},
+		"fintech with not more than 50 staff":                      {filters: []string{"categories;Fintech"}, max: 50},
 		"fintech companies not doing crypto": {filters: []string{"categories;Fintech"},
 			notApplied: []string{`not "crypto"`}, says: []string{notApplied + `"crypto"`}},
 		"robotics firms not founded before 2000": {filters: []string{"categories;Robotics"},

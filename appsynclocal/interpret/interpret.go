@@ -18,9 +18,10 @@ import (
 
 // Query is what a sentence was read as.
 //
-// It never inverts the sentence: a negated country, category, size, year or
-// word ("not in Germany", "excluding fintech", "non-US") becomes no filter
-// at all, since the search cannot exclude, and is listed in NotApplied. Nor
+// It never inverts the sentence: a negated country, region or category
+// ("not in Germany", "outside the EU", "excluding fintech") becomes an
+// exclusion, and a negation no filter expresses (a negated keyword, a
+// negated band with two ends) no filter at all, listed in NotApplied. Nor
 // does it combine constraints into an empty range: an explicit head count
 // overrides a size word (listed in Overridden), and constraints that cannot
 // all hold are reported in NotApplied, none of them applied.
@@ -29,6 +30,17 @@ type Query struct {
 	Countries []string
 	// Categories are indexes into dataset.Categories, in the order mentioned.
 	Categories []int
+	// ExcludeCountries (ISO alpha-2) and ExcludeCategories (indexes into
+	// dataset.Categories) are what a negation left out: no company in any
+	// of them is an answer.
+	ExcludeCountries  []string
+	ExcludeCategories []int
+	// Regions are the regions the sentence named, included or excluded, as
+	// dataset.Regions names them, for the summary.
+	Regions []string
+	// Second is a second question the sentence asked ("… and how many are
+	// in France?"): not answered by this search, and listed in NotApplied.
+	Second string
 	// MinEmployees and MaxEmployees bound the head count; 0 means no bound.
 	// When both are set, MinEmployees <= MaxEmployees.
 	MinEmployees, MaxEmployees int
@@ -77,6 +89,9 @@ type Query struct {
 	// reference date; limitCapped is a count asked for above MaxLimit.
 	relativeYears bool
 	limitCapped   int
+	// negSizes and negNumeric are head-count bounds a negation set ("not
+	// startups", "excluding those over 500 employees").
+	negSizes, negNumeric []bound
 }
 
 // bound is one head-count or founding-year constraint, 0 meaning open.
@@ -91,17 +106,43 @@ type bound struct {
 // Parse reads a sentence.
 func Parse(sentence string) Query {
 	var q Query
+	sentence, q.Second = splitQuestions(sentence)
+	if q.Second != "" {
+		q.NotApplied = append(q.NotApplied, fmt.Sprintf("second question %q (ask it on its own)", q.Second))
+	}
 	text := " " + numberWords(normalise(sentence)) + " "
 	var numeric, words, years []bound
-	text = takeEmployeeRanges(text, sentence, &numeric, q.exclude)
+	text = takeEmployeeRanges(text, sentence, &numeric, q.negatedNumber)
 	text = q.takeSingleCounts(text, sentence)
 	text = takeFounded(text, sentence, &years, q.exclude)
 	text = q.takeOrder(text)
 	q.readPhrases(phrases(tokens(text), sentence), sentence, &words)
-	q.settleEmployees(numeric, words)
+	q.settleExclusions()
+	q.settleEmployees(append(numeric, q.negNumeric...), append(words, q.negSizes...))
 	q.settleFounded(years)
 	q.noteCities()
 	return q
+}
+
+var (
+	// secondAfterMarkRE finds a question after a question mark.
+	secondAfterMarkRE = regexp.MustCompile(`(?i)\?\s*((?:and\s+|also\s+|plus\s+)*(?:how|which|what|who|where|when|list|show|give|name|tell|can|could|do|does|is|are|find)\b.*)$`)
+	// secondAfterAndRE finds a question joined by "and" ("… and how many
+	// are in France").
+	secondAfterAndRE = regexp.MustCompile(`(?i)(?:,\s*|\s+)(?:and|also|plus|then)\s+(?:also\s+)?((?:how\s+many|how\s+much|which|what|who|where|when|list|show|give|tell)\b.*)$`)
+)
+
+// splitQuestions separates a second question ("Which fintech companies are
+// in Germany? How many are in France?") from the first, which alone is
+// read: one search cannot answer two questions.
+func splitQuestions(sentence string) (first, second string) {
+	for _, re := range []*regexp.Regexp{secondAfterMarkRE, secondAfterAndRE} {
+		if loc := re.FindStringSubmatchIndex(sentence); loc != nil && hasLetterOrDigit(strings.ToLower(sentence[:loc[0]])) {
+			second = strings.TrimSpace(sentence[loc[2]:loc[3]])
+			return strings.TrimSpace(sentence[:loc[0]]), strings.TrimRight(second, " ?.!")
+		}
+	}
+	return sentence, ""
 }
 
 // noteCities reports the cities among the keywords: there is no city
@@ -132,7 +173,7 @@ func normalise(sentence string) string {
 // aside what a negation governs: the first phrase after a negating word, and
 // phrases of the same kind that follow it ("not in Germany or France").
 func (q *Query) readPhrases(ps []phrase, sentence string, words *[]bound) {
-	negating, negated := false, kind(0)
+	negating, negated, prefix := false, kind(0), false
 	for i, p := range ps {
 		switch {
 		case p.text == blank || contrasts[p.text]:
@@ -140,6 +181,7 @@ func (q *Query) readPhrases(ps []phrase, sentence string, words *[]bound) {
 			continue
 		case !p.known && isNegation(ps, i):
 			negating, negated = true, 0
+			prefix = p.text == "non" || p.text == "ex"
 			continue
 		case !p.known && (stopWords[p.text] || !hasLetterOrDigit(p.text)):
 			continue
@@ -150,9 +192,12 @@ func (q *Query) readPhrases(ps []phrase, sentence string, words *[]bound) {
 		if p.known {
 			k = p.means.kind
 		}
-		if negating && (negated == 0 || k == negated) {
-			negated = k
+		if negating && (negated == 0 || k.group() == negated) {
+			negated = k.group()
 			q.excludePhrase(p, k)
+			if prefix { // "non-EU European": "non" negates one word
+				negating = false
+			}
 			continue
 		}
 		negating = false
@@ -173,6 +218,14 @@ func (q *Query) readPhrases(ps []phrase, sentence string, words *[]bound) {
 			if !slices.Contains(q.Categories, e.category) {
 				q.Categories = append(q.Categories, e.category)
 			}
+		case kindRegion:
+			r := dataset.Regions[e.region]
+			q.noteRegion(r.Name)
+			for _, code := range r.Codes {
+				if !slices.Contains(q.Countries, code) {
+					q.Countries = append(q.Countries, code)
+				}
+			}
 		case kindSize:
 			*words = append(*words, bound{lo: e.min, hi: e.max, phrase: p.text})
 		default:
@@ -183,19 +236,100 @@ func (q *Query) readPhrases(ps []phrase, sentence string, words *[]bound) {
 	}
 }
 
-// excludePhrase records a negated phrase as not applied.
+// excludePhrase applies a negated phrase as an exclusion where the search
+// can express it (a country, a region, a category, a size band open at one
+// end) and lists it as not applied otherwise.
 func (q *Query) excludePhrase(p phrase, k kind) {
 	switch e := p.means; k {
 	case kindCountry:
-		c, _ := dataset.CountryByCode(e.code)
-		q.exclude("not countries;"+c.Name, withArticle(c.Name))
+		q.excludeCountry(e.code)
+	case kindRegion:
+		r := dataset.Regions[e.region]
+		q.noteRegion(r.Name)
+		for _, code := range r.Codes {
+			q.excludeCountry(code)
+		}
 	case kindCategory:
-		name := dataset.Categories[e.category].Name
-		q.exclude("not categories;"+name, name)
+		if !slices.Contains(q.ExcludeCategories, e.category) {
+			q.ExcludeCategories = append(q.ExcludeCategories, e.category)
+		}
 	case kindSize:
-		q.exclude(fmt.Sprintf("not employees %s (%q)", span(e.min, e.max), p.text), strconv.Quote(p.text))
+		q.negatedSize(e.min, e.max, p.text)
 	default:
 		q.exclude(fmt.Sprintf("not %q", p.text), strconv.Quote(p.text))
+	}
+}
+
+// negatedNumber applies a negated head-count phrase ("excluding companies
+// over 500 employees") as its complement when that is one range, and lists
+// it as not applied otherwise.
+func (q *Query) negatedNumber(lo, hi int, phrase string) {
+	switch {
+	case lo <= 1 && hi > 0:
+		q.negNumeric = append(q.negNumeric, bound{lo: hi + 1, phrase: "not " + phrase})
+	case hi == 0 && lo > 1:
+		q.negNumeric = append(q.negNumeric, bound{hi: lo - 1, phrase: "not " + phrase})
+	default:
+		q.exclude(fmt.Sprintf("not employees %s (%q)", span(lo, hi), phrase), strconv.Quote(phrase))
+	}
+}
+
+// settleExclusions takes what is excluded out of what is included ("in
+// Europe except Germany": Europe's countries but Germany). When nothing
+// included is left, the two conflict: the inclusion is not applied, the
+// exclusion is.
+func (q *Query) settleExclusions() {
+	if len(q.Countries) > 0 && len(q.ExcludeCountries) > 0 {
+		kept := slices.DeleteFunc(slices.Clone(q.Countries), func(c string) bool { return slices.Contains(q.ExcludeCountries, c) })
+		asked := q.Countries
+		if len(kept) == 0 {
+			names := make([]string, len(q.Countries))
+			for i, c := range q.Countries {
+				co, _ := dataset.CountryByCode(c)
+				names[i] = co.Name
+			}
+			q.NotApplied = append(q.NotApplied, "conflict: countries "+strings.Join(names, ", ")+" are all excluded")
+			q.conflicts = append(q.conflicts, "the countries asked for ("+andList(names)+"), since the sentence also excludes them")
+		}
+		// Excluding a country not among those asked for changes nothing:
+		// "in Germany, not in France" is the companies in Germany.
+		if q.Countries = kept; len(kept) > 0 {
+			q.ExcludeCountries = slices.DeleteFunc(q.ExcludeCountries, func(c string) bool { return !slices.Contains(asked, c) })
+		}
+	}
+	if len(q.Categories) > 0 && len(q.ExcludeCategories) > 0 {
+		kept := slices.DeleteFunc(slices.Clone(q.Categories), func(k int) bool { return slices.Contains(q.ExcludeCategories, k) })
+		if len(kept) == 0 {
+			q.NotApplied = append(q.NotApplied, "conflict: categories asked for are all excluded")
+			q.conflicts = append(q.conflicts, "the categories asked for, since the sentence also excludes them")
+		}
+		q.Categories = kept
+	}
+}
+
+func (q *Query) excludeCountry(code string) {
+	if !slices.Contains(q.ExcludeCountries, code) {
+		q.ExcludeCountries = append(q.ExcludeCountries, code)
+	}
+}
+
+func (q *Query) noteRegion(name string) {
+	if !slices.Contains(q.Regions, name) {
+		q.Regions = append(q.Regions, name)
+	}
+}
+
+// negatedSize applies "not <band>" as the band's complement when the band
+// is open at one end ("not startups": 50 or more), and lists it as not
+// applied when its complement is two ranges ("not mid-sized").
+func (q *Query) negatedSize(lo, hi int, phrase string) {
+	switch {
+	case lo <= 1 && hi > 0:
+		q.negSizes = append(q.negSizes, bound{lo: hi + 1, phrase: "not " + phrase})
+	case hi == 0 && lo > 1:
+		q.negSizes = append(q.negSizes, bound{hi: lo - 1, phrase: "not " + phrase})
+	default:
+		q.exclude(fmt.Sprintf("not employees %s (%q)", span(lo, hi), phrase), strconv.Quote(phrase))
 	}
 }
 
@@ -294,11 +428,32 @@ func (q Query) Filters() []string {
 	return out
 }
 
+// ExcludeFilters renders the exclusions in the searchCompanies filter form
+// (its excludeFilters), countries first.
+func (q Query) ExcludeFilters() []string {
+	out := []string{}
+	for _, code := range q.ExcludeCountries {
+		c, _ := dataset.CountryByCode(code)
+		out = append(out, "countries;"+c.Name)
+	}
+	for _, k := range q.ExcludeCategories {
+		out = append(out, "categories;"+dataset.Categories[k].Name)
+	}
+	return out
+}
+
 // number matches 500, 1,000, 10000 and 2k.
 const number = `(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?k?)`
 
 // staff matches the nouns that make a number a head count.
 const staff = `(?:employees|employee|people|staff|staffers|workers|person|persons|headcount|fte|ftes|team\s+members|strong)`
+
+// cmpOp matches a comparison, maybe negated, its submatches being the
+// negation and the operator.
+const cmpOp = `(?:(not|no)\s+)?(more than|over|above|greater than|upwards of|at least|fewer than|less than|under|below|at most|up to|>=|>|<=|<)\s*`
+
+// join matches what joins the two bounds of a range said in two phrases.
+const join = `\s*(?:[,;]\s*)?(?:(?:and|but|yet|though|although|while|whilst)\s+)?(?:also\s+|still\s+)?(?:with\s+|having\s+|a\s+headcount\s+|a\s+staff\s+)?`
 
 // staffNoun matches the nouns a head count can follow: "a staff of 10-50",
 // "headcount between 100 and 500", "team size under 20".
@@ -320,17 +475,32 @@ var (
 	// compareRE reads "over 500 employees", "no more than 50 staff" and
 	// ">= 20 people". It starts at a space rather than \b, which would not
 	// match before ">".
+	// pairLastRE reads two bounds sharing the staff noun after the second:
+	// "more than 50 but fewer than 200 employees", "at least 50 and at
+	// most 200 staff", "a headcount of over 50 and under 200 people".
+	pairLastRE = regexp.MustCompile(`(?:^|\s)` + cmpOp + number + join + cmpOp + number + `[\s-]+` + staff + `\b`)
+	// pairFirstRE reads two bounds sharing the staff noun after the first
+	// or before both: "at least 50 employees but no more than 200",
+	// "headcount over 50 and under 200".
+	pairFirstRE = regexp.MustCompile(`(?:^|\s)(?:` + cmpOp + number + `[\s-]+` + staff + `|` + staffNoun + `\s*(?:of\s+|:\s*)?` + cmpOp + number + `)` + join + cmpOp + number + `\b`)
+	// bareCompareRE reads a bound without a noun ("under 200"), taken as a
+	// head count only in a sentence that bounds the head count elsewhere.
+	bareCompareRE = regexp.MustCompile(`(?:^|\s)` + cmpOp + number + `\b`)
+	// staffAfterRE says a staff noun follows: each bound has its own.
+	staffAfterRE = regexp.MustCompile(`^[\s-]+` + staff + `\b`)
+	// notCountRE says what follows a number that is not a head count.
+	notCountRE = regexp.MustCompile(`^\s*(?:years?|yrs?|old|ago|%|percent|per\s*cent|million|billion|countries|years?\s+old|-year)\b`)
 	compareRE = regexp.MustCompile(`(?:^|\s)(?:(not|no)\s+)?(more than|over|above|greater than|upwards of|at least|fewer than|less than|under|below|at most|up to|>=|>|<=|<)\s*` + number + `\s+` + staff + `\b`)
 )
 
 // takeEmployeeRanges collects numeric head-count phrases into bounds and
 // blanks them out; a negated one ("excluding companies over 500 employees")
 // goes to exclude instead.
-func takeEmployeeRanges(text, sentence string, bounds *[]bound, exclude func(machine, said string)) string {
+func takeEmployeeRanges(text, sentence string, bounds *[]bound, negate func(lo, hi int, phrase string)) string {
 	add := func(lo, hi int, m []string, negated bool) {
 		p := phraseOf(m)
 		if negated {
-			exclude(fmt.Sprintf("not employees %s (%q)", span(lo, hi), p), strconv.Quote(p))
+			negate(lo, hi, p)
 			return
 		}
 		*bounds = append(*bounds, bound{lo: lo, hi: hi, phrase: p})
@@ -339,6 +509,30 @@ func takeEmployeeRanges(text, sentence string, bounds *[]bound, exclude func(mac
 		lo, hi := parseNumber(m[1]), parseNumber(m[2])
 		add(min(lo, hi), max(lo, hi), m, negated) // "between 500 and 50" means 50 to 500
 	}
+	bothBounds := func(m []string, negated bool, tail string) bool {
+		// m holds two comparisons: not, op, number, each; staffed says
+		// which form matched (pairFirstRE has two alternatives).
+		var c [][3]string
+		for i := 1; i+2 < len(m); i += 3 {
+			if m[i+2] != "" {
+				c = append(c, [3]string{m[i], m[i+1], m[i+2]})
+			}
+		}
+		if len(c) != 2 || notCountRE.MatchString(tail) || staffAfterRE.MatchString(tail) {
+			return false
+		}
+		lo1, hi1 := comparison(c[0][1], parseNumber(c[0][2]), c[0][0] != "")
+		lo2, hi2 := comparison(c[1][1], parseNumber(c[1][2]), c[1][0] != "")
+		p := phraseOf(m)
+		if negated {
+			negate(max(lo1, lo2), min0(hi1, hi2), p)
+			return true
+		}
+		*bounds = append(*bounds, bound{lo: max(lo1, lo2), hi: min0(hi1, hi2), phrase: p})
+		return true
+	}
+	text = replaceAllIf(pairLastRE, text, sentence, bothBounds)
+	text = replaceAllIf(pairFirstRE, text, sentence, bothBounds)
 	text = replaceAll(betweenRE, text, sentence, pair)
 	text = replaceAll(rangeRE, text, sentence, pair)
 	text = replaceAll(nounRangeRE, text, sentence, pair)
@@ -370,7 +564,28 @@ func takeEmployeeRanges(text, sentence string, bounds *[]bound, exclude func(mac
 		lo, hi := comparison(m[2], parseNumber(m[3]), m[1] != "")
 		add(lo, hi, m, negated)
 	})
+	if len(*bounds) > 0 {
+		text = replaceAllIf(bareCompareRE, text, sentence, func(m []string, negated bool, tail string) bool {
+			if notCountRE.MatchString(tail) {
+				return false
+			}
+			lo, hi := comparison(m[2], parseNumber(m[3]), m[1] != "")
+			add(lo, hi, m, negated)
+			return true
+		})
+	}
 	return text
+}
+
+// min0 is the smaller of two upper bounds, 0 meaning none.
+func min0(a, b int) int {
+	switch {
+	case a == 0:
+		return b
+	case b == 0:
+		return a
+	}
+	return min(a, b)
 }
 
 // comparison turns "over n" into the bounds lo..hi (0: open), and "not over
@@ -419,6 +634,29 @@ func replaceAll(re *regexp.Regexp, text, sentence string, f func(m []string, neg
 			}
 		}
 		f(m, negatedBefore(text[:loc[0]], sentence))
+		b.WriteString(text[last:loc[0]])
+		b.WriteString(" " + blank + " ")
+		last = loc[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// replaceAllIf is replaceAll for matches f may turn down (returning false,
+// the text is left as it was); f also sees the text after the match.
+func replaceAllIf(re *regexp.Regexp, text, sentence string, f func(m []string, negated bool, tail string) bool) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range re.FindAllStringSubmatchIndex(text, -1) {
+		m := make([]string, len(loc)/2)
+		for i := range m {
+			if loc[2*i] >= 0 {
+				m[i] = text[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		if !f(m, negatedBefore(text[:loc[0]], sentence), text[loc[1]:]) {
+			continue
+		}
 		b.WriteString(text[last:loc[0]])
 		b.WriteString(" " + blank + " ")
 		last = loc[1]

@@ -79,7 +79,8 @@ func TestACityIsSaidToBeAKeywordNotAFilter(t *testing.T) {
 	assert.Contains(t, q.Describe(), "Not applied: a city filter for Berlin")
 
 	q = interpret.Parse("fintech in New York not in Germany")
-	assert.Equal(t, []string{"not countries;Germany", `city "New York" (a keyword)`}, q.NotApplied)
+	assert.Equal(t, []string{`city "New York" (a keyword)`}, q.NotApplied)
+	assert.Equal(t, []string{"countries;Germany"}, q.ExcludeFilters())
 
 	assert.Empty(t, interpret.Parse("robotics companies in Germany").NotApplied, "a country is a filter")
 }

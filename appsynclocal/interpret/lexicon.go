@@ -16,8 +16,19 @@ const (
 	kindCountry kind = iota + 1
 	kindCategory
 	kindSize
+	kindRegion  // a set of countries ("the Nordics")
+	kindCity    // a city of the data: a keyword, kept whole ("new york")
 	kindKeyword // an unknown word, left for ranking
 )
+
+// group is the kind a negation's scope is judged by: a region and a country
+// are both places, so "not in Germany or the Nordics" excludes both.
+func (k kind) group() kind {
+	if k == kindRegion {
+		return kindCountry
+	}
+	return k
+}
 
 // entry is the meaning of one phrase.
 type entry struct {
@@ -25,10 +36,11 @@ type entry struct {
 	code     string // kindCountry: ISO alpha-2
 	category int    // kindCategory: index into dataset.Categories
 	min, max int    // kindSize: employee bounds, 0 for none
+	region   int    // kindRegion: index into dataset.Regions
 }
 
 // maxPhrase is the longest phrase in words ("united states of america").
-const maxPhrase = 4
+const maxPhrase = 5
 
 // lexicon maps every known phrase, lower case, to its meaning.
 var lexicon = buildLexicon()
@@ -58,6 +70,18 @@ func buildLexicon() map[string]entry {
 			add(a, e)
 		}
 	}
+	for k, r := range dataset.Regions {
+		for _, a := range r.Aliases {
+			add(a, entry{kind: kindRegion, region: k})
+		}
+	}
+	for _, c := range dataset.Countries {
+		for _, city := range c.Cities {
+			if w := strings.ToLower(city); strings.Contains(w, " ") {
+				add(w, entry{kind: kindCity})
+			}
+		}
+	}
 	// The size words and their bands are the server's (internal/sizes),
 	// which the companies://filters resource states too.
 	for w, b := range sizes.Words() {
@@ -76,7 +100,12 @@ want we what where which who with within work working would you
 how many much whom whose when why tell name return examples businesses business vendors vendor
 providers provider players player operating active currently known called search searching interested
 founded established started created incorporated launched were was has had will being
-should am i'm let let's see each every them just really very here`)
+should am i'm let let's see each every them just really very here
+new tell know info information details detail good great interesting notable cool various several kind kinds type types
+sort etc anything something everything today now nowadays currently i'd like about regarding related relevant named
+leading major prominent famous popular well-known corporations corporation corp corps orgs org outfits enterprises
+country countries region regions area areas anywhere everywhere worldwide globally located situated hq
+there're ok okay thanks thank maybe perhaps possibly also too either`)
 
 // fillerVerbs say that the companies do what follows ("companies building
 // warehouse software", "firms that make chips"): the object is the content,
@@ -113,8 +142,8 @@ func isFillerVerb(ps []phrase, i int) bool {
 // "excluding fintech", "non-US", "outside the UK"). Two-word negations
 // ("other than", "rather than", "apart from", "aside from") are recognised
 // by isNegation.
-var negations = setOf(`not no non never without outside except excluding exclude excludes excluded
-neither nor`)
+var negations = setOf(`not no non never without outside except excepting excluding exclude excludes excluded
+neither nor besides beyond minus sans ex excl`)
 
 // contrasts end what a negation governs: "not in Germany but in Spain".
 var contrasts = setOf(`but however yet instead only whereas while rather`)
@@ -140,7 +169,7 @@ var ambiguous = map[string]*regexp.Regexp{
 }
 
 // countryArticles are the words that make an ambiguous phrase a country.
-var countryArticles = setOf(`the non`)
+var countryArticles = setOf(`the non ex outside excluding except in`)
 
 // tokens splits lower-cased text into words. Dots and hyphens inside a word
 // are kept when the whole word is in the lexicon ("u.s.", "e-commerce") and

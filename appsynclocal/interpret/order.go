@@ -37,6 +37,71 @@ var superlatives = map[string]Sort{
 	"earliest founded": SortFoundedAsc, "earliest-founded": SortFoundedAsc, "most established": SortFoundedAsc,
 	"newest": SortFoundedDesc, "youngest": SortFoundedDesc, "most recent": SortFoundedDesc,
 	"most recently founded": SortFoundedDesc, "latest": SortFoundedDesc, "most recently established": SortFoundedDesc,
+	"largest workforce": SortEmployeesDesc, "biggest workforce": SortEmployeesDesc, "largest workforces": SortEmployeesDesc,
+	"highest number of employees": SortEmployeesDesc, "largest number of employees": SortEmployeesDesc,
+	"highest employee count": SortEmployeesDesc, "largest employers": SortEmployeesDesc, "biggest employers": SortEmployeesDesc,
+	"biggest headcount": SortEmployeesDesc, "highest head count": SortEmployeesDesc, "largest head count": SortEmployeesDesc,
+	"lowest headcount": SortEmployeesAsc, "lowest head count": SortEmployeesAsc, "smallest headcount": SortEmployeesAsc,
+	"smallest workforce": SortEmployeesAsc, "fewest workers": SortEmployeesAsc, "least staff": SortEmployeesAsc,
+	"lowest number of employees": SortEmployeesAsc, "smallest number of employees": SortEmployeesAsc,
+	"most mature": SortFoundedAsc, "longest running": SortFoundedAsc, "longest-running": SortFoundedAsc,
+	"earliest": SortFoundedAsc, "most senior": SortFoundedAsc,
+	"most recently started": SortFoundedDesc, "most recently launched": SortFoundedDesc, "freshest": SortFoundedDesc,
+}
+
+// measures map what "by <measure>" names to its order, the natural
+// direction first: by size is largest first, by age oldest first, by
+// founding year earliest first. A direction word may turn it ("by size,
+// smallest first", "by headcount ascending").
+var measures = map[string][2]Sort{
+	"size": {SortEmployeesDesc, SortEmployeesAsc}, "company size": {SortEmployeesDesc, SortEmployeesAsc},
+	"headcount": {SortEmployeesDesc, SortEmployeesAsc}, "head count": {SortEmployeesDesc, SortEmployeesAsc},
+	"head-count": {SortEmployeesDesc, SortEmployeesAsc}, "employees": {SortEmployeesDesc, SortEmployeesAsc},
+	"employee count": {SortEmployeesDesc, SortEmployeesAsc}, "number of employees": {SortEmployeesDesc, SortEmployeesAsc},
+	"number of staff": {SortEmployeesDesc, SortEmployeesAsc}, "staff count": {SortEmployeesDesc, SortEmployeesAsc},
+	"staff": {SortEmployeesDesc, SortEmployeesAsc}, "staff size": {SortEmployeesDesc, SortEmployeesAsc},
+	"workforce": {SortEmployeesDesc, SortEmployeesAsc}, "workforce size": {SortEmployeesDesc, SortEmployeesAsc},
+	"team size": {SortEmployeesDesc, SortEmployeesAsc}, "people": {SortEmployeesDesc, SortEmployeesAsc},
+	"age": {SortFoundedAsc, SortFoundedDesc}, "founding year": {SortFoundedAsc, SortFoundedDesc},
+	"founding date": {SortFoundedAsc, SortFoundedDesc}, "year founded": {SortFoundedAsc, SortFoundedDesc},
+	"date founded": {SortFoundedAsc, SortFoundedDesc}, "year of founding": {SortFoundedAsc, SortFoundedDesc},
+	"founding": {SortFoundedAsc, SortFoundedDesc}, "founded": {SortFoundedAsc, SortFoundedDesc},
+	"when they were founded": {SortFoundedAsc, SortFoundedDesc}, "foundation year": {SortFoundedAsc, SortFoundedDesc},
+}
+
+// directions are the direction words; which turn a measure's order depends
+// on the measure (see turn).
+const directions = `smallest first|largest first|biggest first|ascending|asc|descending|desc|low to high|high to low|lowest first|highest first|fewest first|most first|newest first|oldest first|youngest first|most recent first|latest first|earliest first|from smallest|from largest|from oldest|from newest|from youngest|reversed|in reverse`
+
+// upWords and downWords say which way a direction word points: up is
+// smallest or oldest first (ascending), down largest or newest first.
+var (
+	upWords   = setOf(`smallest asc ascending low lowest fewest earliest oldest`)
+	downWords = setOf(`largest biggest desc descending high highest most newest youngest recent latest`)
+)
+
+// turn gives the order "by <measure>, <direction>" asks for: the
+// measure's natural order, or its reverse when the direction points the
+// other way.
+func turn(m [2]Sort, dir string) Sort {
+	if dir == "reversed" || dir == "in reverse" {
+		return m[1]
+	}
+	first := strings.Fields(strings.TrimPrefix(dir, "from "))
+	if len(first) == 0 {
+		return m[0]
+	}
+	up := upWords[first[0]]
+	if !up && !downWords[first[0]] {
+		return m[0]
+	}
+	asc := m[0] == SortEmployeesAsc || m[0] == SortFoundedAsc
+	// For founding years up (oldest first) is ascending; for head counts
+	// up (smallest first) is ascending too.
+	if up == asc {
+		return m[0]
+	}
+	return m[1]
 }
 
 // sortSaid says an order in words, for Describe.
@@ -58,6 +123,11 @@ var (
 	// countRE matches a count that shapes the answer: "top 5", "first 20",
 	// "show me 10", "list 3", "5 companies".
 	countRE = regexp.MustCompile(`(?:^|\s)(?:(?:top|first|best|leading)\s+(\d+)|(?:show|list|give|find|name|get|return)(?:\s+me)?(?:\s+the)?\s+(\d+)|(\d+)\s+(companies|firms|businesses|organisations|organizations|examples|names|of\s+them))\b`)
+	// byMeasureRE matches an order given as a measure: "by headcount",
+	// "sorted by size, smallest first", "ranked by founding year".
+	byMeasureRE = regexp.MustCompile(`(?:^|\s)(?:(?:sorted|ranked|ordered|sort|rank|order|listed|arranged|organised|organized)\s+)?by\s+(?:(?:their|the|its|company|descending|ascending)\s+)?(` + alternation(measures) + `)(?:\s*,?\s*(` + directions + `))?\b`)
+	// fromToRE matches "from largest to smallest", "from the oldest to the newest".
+	fromToRE = regexp.MustCompile(`(?:^|\s)(?:(?:sorted|ranked|ordered|listed)\s+)?from\s+(?:the\s+)?(largest|biggest|smallest|oldest|newest|youngest)\s+to\s+(?:the\s+)?(?:largest|biggest|smallest|oldest|newest|youngest)\b`)
 	// howManyRE matches a question about a number of companies.
 	howManyRE = regexp.MustCompile(`(?:^|\s)how\s+many\b`)
 )
@@ -81,6 +151,20 @@ func alternation[V any](m map[string]V) string {
 // takeOrder reads the superlatives, counts and "how many" of a sentence
 // into q and blanks them, so none of them becomes a keyword or a filter.
 func (q *Query) takeOrder(text string) string {
+	setSort := func(s Sort, phrase string) {
+		if q.Sort == SortRelevance {
+			q.Sort, q.SortPhrase = s, phrase
+		} else if q.Sort != s {
+			q.NotApplied = append(q.NotApplied, fmt.Sprintf("order %q (only one order applies: %q)", phrase, q.SortPhrase))
+			q.conflicts = append(q.conflicts, fmt.Sprintf("the order %q, since %q already set one", phrase, q.SortPhrase))
+		}
+	}
+	text = replaceAll(byMeasureRE, text, "", func(m []string, _ bool) {
+		setSort(turn(measures[m[1]], m[2]), phraseOf(m))
+	})
+	text = replaceAll(fromToRE, text, "", func(m []string, _ bool) {
+		setSort(superlatives[m[1]], phraseOf(m))
+	})
 	text = replaceAll(superlativeRE, text, "", func(m []string, negated bool) {
 		s := superlatives[m[2]]
 		if negated { // "not the largest": no order is the opposite of it

@@ -111,7 +111,7 @@ func TestCountsAndSuperlativesShapeTheAnswer(t *testing.T) {
 			t.Errorf("%q does not say %q", d, s)
 		}
 	}
-	if d := interpret.Parse("how many fintech companies are in Germany").Describe(); !strings.Contains(d, `Asked "how many": total is the answer.`) {
+	if d := interpret.Parse("how many fintech companies are in Germany").Describe(); !strings.Contains(d, `Asked "how many": total, counted exactly, is the answer.`) {
 		t.Errorf("%q does not answer how many", d)
 	}
 	if d := interpret.Parse("give me 100 fintech companies").Describe(); !strings.Contains(d, "not 100: a page holds at most 50") {

@@ -29,6 +29,14 @@ type aiInterpreted struct {
 	MaxEmployees  *int     `json:"max_employees,omitempty"`
 	FoundedAfter  *int     `json:"founded_after,omitempty"`
 	FoundedBefore *int     `json:"founded_before,omitempty"`
+	// ExclCountries and ExclCategories are what a negation left out ("outside
+	// the EU"): no company shown is in any of them.
+	ExclCountries  []string `json:"exclude_countries,omitempty"`
+	ExclCategories []string `json:"exclude_categories,omitempty"`
+
+	// countOnly says the request asked how many: the backend counted
+	// exactly, and search_companies' count_only repeats that.
+	countOnly bool
 
 	// sort is the order a superlative asked for, as search_companies names
 	// it ("employees_desc"); the interpretation says it in words, and the
@@ -127,6 +135,9 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 		page = fmt.Sprintf("Showing the best %d of %s matches. To page through all of them, %s",
 			len(out.Companies), tools.Count(out.Total, out.atLeast), out.repeat)
 	}
+	if out.Interpreted.countOnly {
+		out.before = tools.JoinNotes(countWith(out.Interpreted, out.NotApplied), out.before)
+	}
 	out.Note = tools.JoinNotes(out.before, page, out.after)
 	return out, nil
 }
@@ -154,6 +165,16 @@ func interpreted(res *query.AiSearchResult) aiInterpreted {
 			in.Categories = append(in.Categories, value)
 		}
 	}
+	for _, f := range res.ExcludedFilters {
+		kind, value, _ := strings.Cut(f, ";")
+		switch kind {
+		case "countries":
+			in.ExclCountries = append(in.ExclCountries, value)
+		case "categories":
+			in.ExclCategories = append(in.ExclCategories, value)
+		}
+	}
+	in.countOnly = res.ExactCount != nil && *res.ExactCount
 	return in
 }
 
@@ -166,8 +187,11 @@ type searchArgs struct {
 	MaxEmployees  *int     `json:"max_employees,omitempty"`
 	FoundedAfter  *int     `json:"founded_after,omitempty"`
 	FoundedBefore *int     `json:"founded_before,omitempty"`
+	ExclCountries string   `json:"exclude_countries,omitempty"`
+	ExclCats      []string `json:"exclude_categories,omitempty"`
 	Sort          string   `json:"sort,omitempty"`
 	Limit         int      `json:"limit,omitempty"`
+	CountOnly     bool     `json:"count_only,omitempty"`
 }
 
 // boundsKnower is a Reader that knows whether the backend's search takes
@@ -194,6 +218,7 @@ func searchTakesNoBounds(r query.Reader) bool {
 func repeatWith(in aiInterpreted, limit int, noBounds bool) string {
 	args := searchArgs{Query: in.Keywords, Country: strings.Join(in.Countries, ","), Categories: in.Categories,
 		MinEmployees: in.MinEmployees, MaxEmployees: in.MaxEmployees, FoundedAfter: in.FoundedAfter, FoundedBefore: in.FoundedBefore,
+		ExclCountries: strings.Join(in.ExclCountries, ","), ExclCats: in.ExclCategories,
 		Sort: in.sort, Limit: limit}
 	var keep string
 	if noBounds && (args.MinEmployees != nil || args.MaxEmployees != nil || args.FoundedAfter != nil || args.FoundedBefore != nil) {
@@ -202,6 +227,21 @@ func repeatWith(in aiInterpreted, limit int, noBounds bool) string {
 		args.MinEmployees, args.MaxEmployees, args.FoundedAfter, args.FoundedBefore = nil, nil, nil, nil
 	}
 	return "call search_companies with " + compactJSON(args) + " and follow next_cursor." + keep
+}
+
+// countWith says which search_companies call counts exactly what was
+// applied, and, when part of the request was not applied, that its count
+// does not answer the question as asked either.
+func countWith(in aiInterpreted, notApplied []string) string {
+	args := searchArgs{Query: in.Keywords, Country: strings.Join(in.Countries, ","), Categories: in.Categories,
+		MinEmployees: in.MinEmployees, MaxEmployees: in.MaxEmployees, FoundedAfter: in.FoundedAfter, FoundedBefore: in.FoundedBefore,
+		ExclCountries: strings.Join(in.ExclCountries, ","), ExclCats: in.ExclCategories, CountOnly: true}
+	if len(notApplied) == 0 {
+		return "Asked how many: total is the exact count; search_companies with " + compactJSON(args) + " gives the same."
+	}
+	return "Asked how many, but part of the request was not applied (not_applied), so total does not answer it. " +
+		"search_companies with " + compactJSON(args) + " counts what was applied; narrow it by what not_applied lists " +
+		"(a separate call per second question) before answering."
 }
 
 // boundsText renders the bounds of args as search_companies names them.

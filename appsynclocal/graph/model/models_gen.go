@@ -39,6 +39,10 @@ type AiSearchResult struct {
 	Sort *CompanySort `json:"sort,omitempty"`
 	// The page size used: the count the query asked for ("top 5"), at most 50, else the limit argument.
 	Limit *int `json:"limit,omitempty"`
+	// Facet filters in the searchCompanies form that the query excluded ("outside the EU", "not fintech"): no item carries any of them; repeat them as searchCompanies' excludeFilters. A region stands for the countries filterVocabulary lists for it. An extension of the original schema.
+	ExcludedFilters []string `json:"excludedFilters,omitempty"`
+	// True when the query asked how many: total was then counted exactly, and it answers the question only when notApplied is empty. An extension of the original schema.
+	ExactCount *bool `json:"exactCount,omitempty"`
 	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`), cities, which no filter expresses and which were searched as keywords (`city "Berlin" (a keyword)`), places that are not countries (`place "California" (not a country or city of the data)`), head counts given as one number, numbers read as nothing, and keywords left out because no profile, or no company matching the filters, has them (`keywords "quantum" (in no company profile)`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
@@ -151,6 +155,8 @@ type FacetValue struct {
 type FilterVocabulary struct {
 	Countries  []*FacetValue `json:"countries"`
 	Categories []*FacetValue `json:"categories"`
+	// The regions natural-language search understands ("the Nordics", "DACH"), each with the countries it stands for. An extension of the original schema.
+	Regions []*Region `json:"regions,omitempty"`
 	// For a synthetic data set, the day its profiles describe (YYYY-MM-DD): companies' ages and head counts are as of this date. Null for live data.
 	ReferenceDate *string `json:"referenceDate,omitempty"`
 }
@@ -159,6 +165,15 @@ type Mutation struct {
 }
 
 type Query struct {
+}
+
+// A named group of countries, as natural-language search reads it.
+type Region struct {
+	Name string `json:"name"`
+	// The English names of the countries in it, as the countries facet has them.
+	Countries []string `json:"countries"`
+	// Other ways a query may name it, lower case.
+	Aliases []string `json:"aliases"`
 }
 
 // The answer to removeFromCollection: every id asked for is in exactly one list.

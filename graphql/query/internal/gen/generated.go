@@ -51,6 +51,10 @@ type AiSearchResult struct {
 	Sort *CompanySort `json:"sort"`
 	// The page size used: the count the query asked for ("top 5"), at most 50, else the limit argument.
 	Limit *int `json:"limit"`
+	// Facet filters in the searchCompanies form that the query excluded ("outside the EU", "not fintech"): no item carries any of them; repeat them as searchCompanies' excludeFilters. A region stands for the countries filterVocabulary lists for it. An extension of the original schema.
+	ExcludedFilters []string `json:"excludedFilters"`
+	// True when the query asked how many: total was then counted exactly, and it answers the question only when notApplied is empty. An extension of the original schema.
+	ExactCount *bool `json:"exactCount"`
 	// What the query asked for that the search did not apply, so the caller can filter the results itself: exclusions, which the search cannot express (`not countries;Germany`, `not categories;Fintech`, `not employees 0-49 ("startups")`, `not "crypto"`), constraints that conflict (`conflict: "over 500 employees" and "under 100 employees"`), cities, which no filter expresses and which were searched as keywords (`city "Berlin" (a keyword)`), places that are not countries (`place "California" (not a country or city of the data)`), head counts given as one number, numbers read as nothing, and keywords left out because no profile, or no company matching the filters, has them (`keywords "quantum" (in no company profile)`). Empty when everything asked for was applied.
 	NotApplied []string `json:"notApplied"`
 	// How many companies match in all. Counting stops at 1,000: past that, total is 1,000 and totalIsLowerBound is true.
@@ -88,6 +92,12 @@ func (v *AiSearchResult) GetSort() *CompanySort { return v.Sort }
 
 // GetLimit returns AiSearchResult.Limit, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetLimit() *int { return v.Limit }
+
+// GetExcludedFilters returns AiSearchResult.ExcludedFilters, and is useful for accessing the field via an interface.
+func (v *AiSearchResult) GetExcludedFilters() []string { return v.ExcludedFilters }
+
+// GetExactCount returns AiSearchResult.ExactCount, and is useful for accessing the field via an interface.
+func (v *AiSearchResult) GetExactCount() *bool { return v.ExactCount }
 
 // GetNotApplied returns AiSearchResult.NotApplied, and is useful for accessing the field via an interface.
 func (v *AiSearchResult) GetNotApplied() []string { return v.NotApplied }
@@ -526,6 +536,27 @@ type ListCollectionsResponse struct {
 // GetListCollections returns ListCollectionsResponse.ListCollections, and is useful for accessing the field via an interface.
 func (v *ListCollectionsResponse) GetListCollections() CollectionPage { return v.ListCollections }
 
+// Region includes the requested fields of the GraphQL type Region.
+// The GraphQL type's documentation follows.
+//
+// A named group of countries, as natural-language search reads it.
+type Region struct {
+	Name string `json:"name"`
+	// The English names of the countries in it, as the countries facet has them.
+	Countries []string `json:"countries"`
+	// Other ways a query may name it, lower case.
+	Aliases []string `json:"aliases"`
+}
+
+// GetName returns Region.Name, and is useful for accessing the field via an interface.
+func (v *Region) GetName() string { return v.Name }
+
+// GetCountries returns Region.Countries, and is useful for accessing the field via an interface.
+func (v *Region) GetCountries() []string { return v.Countries }
+
+// GetAliases returns Region.Aliases, and is useful for accessing the field via an interface.
+func (v *Region) GetAliases() []string { return v.Aliases }
+
 // SearchCompaniesBaseResponse is returned by SearchCompaniesBase on success.
 type SearchCompaniesBaseResponse struct {
 	// Keyword search over company profiles. filters are facet strings such as `countries;United States` or `categories;Software`; facets of one kind are ORed, different kinds are ANDed. excludeFilters, in the same form, leave out every company carrying any of them. minEmployees/maxEmployees bound the employee count and foundedAfter/foundedBefore the founding year, all inclusive; a company without the value does not match a bound on it. sort orders the matches (default RELEVANCE). exactCount counts every match instead of stopping at 1,000 (it costs as much as the matches are many, up to the whole data set). limit is 1-100 (default 20). excludeFilters, sort and exactCount are extensions of the original schema.
@@ -551,6 +582,8 @@ func (v *SearchCompaniesResponse) GetSearchCompanies() CompanyPage { return v.Se
 type Vocabulary struct {
 	Countries  []CountryFacet  `json:"countries"`
 	Categories []CategoryFacet `json:"categories"`
+	// The regions natural-language search understands ("the Nordics", "DACH"), each with the countries it stands for. An extension of the original schema.
+	Regions []Region `json:"regions"`
 	// For a synthetic data set, the day its profiles describe (YYYY-MM-DD): companies' ages and head counts are as of this date. Null for live data.
 	ReferenceDate *string `json:"referenceDate"`
 }
@@ -560,6 +593,9 @@ func (v *Vocabulary) GetCountries() []CountryFacet { return v.Countries }
 
 // GetCategories returns Vocabulary.Categories, and is useful for accessing the field via an interface.
 func (v *Vocabulary) GetCategories() []CategoryFacet { return v.Categories }
+
+// GetRegions returns Vocabulary.Regions, and is useful for accessing the field via an interface.
+func (v *Vocabulary) GetRegions() []Region { return v.Regions }
 
 // GetReferenceDate returns Vocabulary.ReferenceDate, and is useful for accessing the field via an interface.
 func (v *Vocabulary) GetReferenceDate() *string { return v.ReferenceDate }
@@ -731,6 +767,8 @@ query AiSearch ($query: String!, $limit: Int) {
 		foundedBefore
 		sort
 		limit
+		excludedFilters
+		exactCount
 		notApplied
 		total
 		totalIsLowerBound
@@ -843,6 +881,11 @@ query FilterVocabulary {
 		categories {
 			value
 			count
+		}
+		regions {
+			name
+			countries
+			aliases
 		}
 		referenceDate
 	}
