@@ -490,7 +490,7 @@ var (
 	staffAfterRE = regexp.MustCompile(`^[\s-]+` + staff + `\b`)
 	// notCountRE says what follows a number that is not a head count.
 	notCountRE = regexp.MustCompile(`^\s*(?:years?|yrs?|old|ago|%|percent|per\s*cent|million|billion|countries|years?\s+old|-year)\b`)
-	compareRE = regexp.MustCompile(`(?:^|\s)(?:(not|no)\s+)?(more than|over|above|greater than|upwards of|at least|fewer than|less than|under|below|at most|up to|>=|>|<=|<)\s*` + number + `\s+` + staff + `\b`)
+	compareRE  = regexp.MustCompile(`(?:^|\s)(?:(not|no)\s+)?(more than|over|above|greater than|upwards of|at least|fewer than|less than|under|below|at most|up to|>=|>|<=|<)\s*` + number + `\s+` + staff + `\b`)
 )
 
 // takeEmployeeRanges collects numeric head-count phrases into bounds and
