@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bytes"
 	"io"
 	"net/http"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -13,8 +15,9 @@ import (
 
 // TestHTTPScopesUnderTheMutationCeiling runs the shared service's write
 // rules on the built binary with demo-token's real tokens: without
-// --allow-mutations a token with the write scope still gets
-// mutations_disabled (the flag is the ceiling); with it, a read-only token
+// --allow-mutations the write scope is not granted, and a write tool gets
+// mutations_disabled, not a 403 for a scope no one could get (the flag is
+// the ceiling); with it, a read-only token
 // is refused with 403 insufficient_scope before anything runs. /healthz
 // answers and /metrics counts the calls by tool.
 func TestHTTPScopesUnderTheMutationCeiling(t *testing.T) {
@@ -22,9 +25,16 @@ func TestHTTPScopesUnderTheMutationCeiling(t *testing.T) {
 
 	t.Run("ceiling off", func(t *testing.T) {
 		base, _ := startHTTPProcess(t, "--oauth-issuer", "embedded")
-		writer := demoToken(t, ctx, base+"/mcp", "alice", "companies:read companies:write")
+		// The write scope is not granted while writes are off: the issuer
+		// offers only what the server can honour.
+		var stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, serverBin, "demo-token", "--server", base+"/mcp", "--user", "alice", "--scope", "companies:read companies:write")
+		cmd.Env, cmd.Stderr = childEnv(), &stderr
+		require.Error(t, cmd.Run())
+		assert.Contains(t, stderr.String(), `invalid_scope: scope "companies:write" is not available; available: companies:read`)
+		reader := demoToken(t, ctx, base+"/mcp", "alice", "companies:read")
 		for _, rev := range revisions {
-			c := oauthSession(t, ctx, rev, base+"/mcp", writer)
+			c := oauthSession(t, ctx, rev, base+"/mcp", reader)
 			res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "create_collection", Arguments: map[string]any{"name": "x"}}})
 			require.NoError(t, err)
 			e, text := decodeFailure(t, res)
