@@ -54,7 +54,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	m := metrics.New(ToolNames())
 	a := assembly{transport: "http", upstream: m.Backend(b.src.Transport), observe: m.ObserveCall, hooks: m.Hooks(),
 		onReport:  []func(context.Context, feedback.Report){func(context.Context, feedback.Report) { m.CountMissingCapability() }},
-		onConfirm: m.ObserveConfirmation}
+		onConfirm: m.ObserveConfirmation, onTask: m.ObserveTask}
 	var users *resource.Authenticator
 	if h.OAuth() {
 		if users, err = newAuthenticator(ctx, cfg, logger, b, publicURL); err != nil {
@@ -65,7 +65,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 		}
 	}
 	a.downloadBase = downloadBase(pub)
-	s, counts := assemble(cfg, logger, b, a)
+	s, counts, t := assemble(cfg, logger, b, a)
 	var authenticate func(http.Handler) http.Handler
 	if users != nil {
 		authenticate = func(next http.Handler) http.Handler { return edge.OneCredential(users.Middleware(attachUser, next)) }
@@ -89,6 +89,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 		Authenticate: authenticate,
 		CheckPrompt:  promptCheck(s),
 		Tracing:      b.tracing,
+		Tasks:        edgeTasks(t),
 	}))
 	// Downloads carry no token (the link is the capability) but the same
 	// Host and Origin guard as /mcp.
@@ -127,6 +128,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	if users != nil {
 		extra = append(extra, "upstream", h.Upstream)
 	}
+	extra = append(extra, tasksField(t)...)
 	extra = append(extra, tracingFields(b.tracing)...)
 	logStart(logger, cfg, "http", b.src.Method, counts, extra...)
 	err = edge.Serve(ctx, ln, mux, edge.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})

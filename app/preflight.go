@@ -40,7 +40,7 @@ func StartPreflight(ctx context.Context, cfg config.Config, logger *slog.Logger,
 	if err != nil {
 		return nil, err
 	}
-	_, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
+	_, counts, _ := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
 	_, shared := b.limiter.(interface{ Ping(context.Context) error })
 	return &Preflight{Endpoint: b.endpoint, Auth: b.src.Status(), Counts: counts, SharedLimits: shared, b: b, timeout: cfg.Timeout}, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/companyintel/mcp-server/internal/edge"
 	"github.com/companyintel/mcp-server/internal/ops/telemetry"
 	"github.com/companyintel/mcp-server/internal/sealed"
+	"github.com/companyintel/mcp-server/internal/tasks"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/feedback"
@@ -94,6 +95,8 @@ type backendConn struct {
 	// export directory.
 	exports      *exportReads
 	closeExports func()
+	// closeTasks releases the task records' store (tasks.go).
+	closeTasks func()
 	// tracing is nil when tracing is off; the GraphQL client and both
 	// transports' edges check it once per request.
 	tracing *telemetry.Tracing
@@ -174,6 +177,9 @@ func (b *backendConn) openLimiter(ctx context.Context, cfg config.Config, logger
 
 // Close releases the rate limiter and stops the embedded backend, if any.
 func (b *backendConn) Close() {
+	if b.closeTasks != nil {
+		b.closeTasks()
+	}
 	if b.closeConfirm != nil {
 		b.closeConfirm()
 	}
@@ -208,11 +214,13 @@ type assembly struct {
 	// downloadBase, over HTTP, is where download links live
 	// (downloadBase); on stdio an export's file goes to --export-dir.
 	downloadBase string
+	// onTask, when set, counts each task event (metrics).
+	onTask func(tool, event string)
 }
 
 // assemble builds the MCP server both transports serve: the same tools,
 // gate, validation, rate limits and audit record.
-func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly) (*server.MCPServer, Counts) {
+func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly) (*server.MCPServer, Counts, *tasks.Engine) {
 	client := graphql.NewClient(b.endpoint, &http.Client{Transport: a.upstream}, cfg.Timeout)
 	if b.tracing != nil {
 		client.SetTracer(b.tracing.Tracer())
@@ -244,6 +252,7 @@ func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly
 		Delivery:     delivery,
 		Reader:       reader,
 		Writer:       mutation.NewWriter(client),
+		Jobs:         query.NewJobs(client),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,
 		WriteScope:   cfg.HTTP.WriteScope,
@@ -270,7 +279,9 @@ func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly
 		FeedbackObservers: reportObservers(a.onReport, b.tracing),
 	})
 	traceTargets(b.tracing, s)
-	return s, counts
+	t, closeTasks := newTasks(cfg, logger, counts, a.onTask)
+	b.closeTasks = closeTasks
+	return s, counts, t
 }
 
 // logStart writes the start-up line; extra fields follow the design's.
@@ -295,7 +306,7 @@ func logStart(logger *slog.Logger, cfg config.Config, transport string, method a
 // outcome, which it names; a chain that fails stops the server with that
 // error even if the client already has the catalogue.
 func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn, stdio Stdio, restoreGC func()) error {
-	s, counts := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
+	s, counts, t := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
 	// A chain that fails ends the input: nothing more is read, and the
 	// requests read so far (those that waited for the chain) are answered
 	// in its words before the server stops.
@@ -309,11 +320,12 @@ func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *ba
 			close(chainFailed)
 			return
 		}
-		logStart(logger, cfg, "stdio", src.Method, counts, tracingFields(b.tracing)...)
+		logStart(logger, cfg, "stdio", src.Method, counts, append(tasksField(t), tracingFields(b.tracing)...)...)
 	}()
 
 	err := edge.ServeStdio(ctx, s, stdio.In, stdio.Out, edge.StdioOptions{
 		Logger: logger, Identity: b.id, CheckPrompt: promptCheck(s), AfterFirstAnswer: restoreGC, Tracing: b.tracing, EndInput: chainFailed,
+		Tasks: edgeTasks(t),
 	})
 	<-started
 	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {

@@ -67,6 +67,9 @@ type Parts struct {
 	// exports, when set, is the export reads' runner the HTTP downloads
 	// share (assemble makes it); else NewMCPServer makes one.
 	exports *exportReads
+	// Jobs asks after email-discovery jobs, for request_email_discovery's
+	// tasks; nil leaves it synchronous.
+	Jobs query.Jobs
 	// ValidateOutput checks every result against its tool's outputSchema.
 	// It costs a little per call; tests turn it on.
 	ValidateOutput bool
@@ -83,6 +86,9 @@ type Limiter interface {
 // Counts are what was registered, for the start-up line.
 type Counts struct {
 	Tools, Resources, Prompts int
+	// Followers are the served tools whose calls may become tasks (the
+	// tasks extension), by name, bound to the runtime.
+	Followers map[string]*tools.Follower
 }
 
 // instructions tell a model how the tools fit together, once per session.
@@ -117,8 +123,6 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if p.Hooks != nil {
 		opts = append(opts, server.WithHooks(p.Hooks))
 	}
-	s := server.NewMCPServer("company-intel-mcp", p.Version, opts...)
-
 	rt := p.Runtime
 	if p.Limiter != nil {
 		rt.Limiter = p.Limiter
@@ -129,12 +133,13 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		x = newExportReads(p.Reader, exportKeyOf(p), rt.Limiter, p.ConcurrentExports, time.Now, rt.Logger)
 		x.hint = rt.UnauthorizedHint
 	}
-	catalogue := append(read.Build(read.Deps{Reader: p.Reader, Vocabulary: vocab, Exports: x.key, Delivery: p.Delivery}), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
+	catalogue := append(read.Build(read.Deps{Reader: p.Reader, Vocabulary: vocab, Exports: x.key, Delivery: p.Delivery}), write.Tools(write.Deps{Writer: p.Writer, Lookup: p.Reader, Jobs: p.Jobs, Allowed: p.Mutations.Allowed, Scope: p.WriteScope})...)
 	if p.FeedbackTool {
 		catalogue = append(catalogue, feedback.New(feedback.Deps{Logger: rt.Logger, Observers: p.FeedbackObservers}))
 	}
 	catalogue = inCatalogueOrder(catalogue)
 	var served []server.ServerTool
+	var followers map[string]*tools.Follower
 	for _, t := range catalogue {
 		if p.HideDisabled && t.Facts().Writes() && !p.Mutations.Allowed(t.Name()) {
 			continue
@@ -150,7 +155,19 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 			}
 		}
 		served = append(served, rt.ServerTool(t))
+		if f := rt.Follower(t); f != nil {
+			if followers == nil {
+				followers = map[string]*tools.Follower{}
+			}
+			followers[t.Name()] = f
+		}
 	}
+	if len(followers) > 0 {
+		// The tasks extension (internal/tasks): its calls may become tasks
+		// for the clients that negotiate it.
+		opts = append(opts, server.WithExtensions(map[string]any{TasksExtension: map[string]any{}}))
+	}
+	s := server.NewMCPServer("company-intel-mcp", p.Version, opts...)
 	s.AddTools(served...)
 
 	status := Status{Version: p.Version, Transport: p.Transport, Views: viewsStatus(catalogue)}
@@ -187,7 +204,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	pr := prompts(p.Mutations.Allowed)
 	s.AddPrompts(pr...)
 
-	return s, Counts{Tools: len(s.ListTools()), Resources: len(s.ListResources()), Prompts: len(s.ListPrompts())}
+	return s, Counts{Tools: len(s.ListTools()), Resources: len(s.ListResources()), Prompts: len(s.ListPrompts()), Followers: followers}
 }
 
 // answerLimit states the answer bound in the status resource: what is

@@ -94,6 +94,9 @@ type Spec[In, Out any] struct {
 	// on. It returns "" when it has nothing to add. The tool's own refusals
 	// say their next step themselves.
 	NextStep func(e *Error) string
+	// Follow, when set, is how a call's job is followed when the call
+	// became a task (follow.go).
+	Follow *Follow[Out]
 }
 
 // Tool is a tool ready to be served: its MCP definition and a type-erased
@@ -109,6 +112,7 @@ type Tool struct {
 	run    func(ctx context.Context, in reflect.Value) (any, error)
 	dryRun func(in reflect.Value) bool
 	next   func(e *Error) string
+	follow *follower
 }
 
 // New builds a Tool from its Spec. A malformed input description is a
@@ -152,6 +156,7 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	return Tool{
 		plain:  outType.Implements(reflect.TypeFor[List]()) || outType.Implements(reflect.TypeFor[Texter]()),
 		next:   s.NextStep,
+		follow: eraseFollow(s.Follow),
 		facts:  s.Facts,
 		dryRun: dryRun,
 		def:    def,

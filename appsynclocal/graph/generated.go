@@ -155,13 +155,14 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AiSearch           func(childComplexity int, query string, limit *int) int
-		FilterVocabulary   func(childComplexity int) int
-		GetCollectionItems func(childComplexity int, collectionID string, limit *int, nextToken *string) int
-		GetCompanies       func(childComplexity int, ids []string) int
-		GetCompany         func(childComplexity int, id string) int
-		ListCollections    func(childComplexity int, limit *int, nextToken *string) int
-		SearchCompanies    func(childComplexity int, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) int
+		AiSearch             func(childComplexity int, query string, limit *int) int
+		FilterVocabulary     func(childComplexity int) int
+		GetCollectionItems   func(childComplexity int, collectionID string, limit *int, nextToken *string) int
+		GetCompanies         func(childComplexity int, ids []string) int
+		GetCompany           func(childComplexity int, id string) int
+		GetEmailDiscoveryJob func(childComplexity int, id string) int
+		ListCollections      func(childComplexity int, limit *int, nextToken *string) int
+		SearchCompanies      func(childComplexity int, keyword *string, filters []string, excludeFilters []string, minEmployees *int, maxEmployees *int, foundedAfter *int, foundedBefore *int, sort *model.CompanySort, exactCount *bool, limit *int, nextToken *string) int
 	}
 
 	Region struct {
@@ -195,6 +196,7 @@ type QueryResolver interface {
 	FilterVocabulary(ctx context.Context) (*model.FilterVocabulary, error)
 	ListCollections(ctx context.Context, limit *int, nextToken *string) (*model.CollectionConnection, error)
 	GetCollectionItems(ctx context.Context, collectionID string, limit *int, nextToken *string) (*model.CollectionItemConnection, error)
+	GetEmailDiscoveryJob(ctx context.Context, id string) (*model.EmailDiscoveryJob, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -749,6 +751,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.GetCompany(childComplexity, args["id"].(string)), true
+	case "Query.getEmailDiscoveryJob":
+		if e.ComplexityRoot.Query.GetEmailDiscoveryJob == nil {
+			break
+		}
+
+		args, err := ec.field_Query_getEmailDiscoveryJob_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GetEmailDiscoveryJob(childComplexity, args["id"].(string)), true
 
 	case "Query.listCollections":
 		if e.ComplexityRoot.Query.ListCollections == nil {
@@ -938,6 +951,10 @@ type Query {
 
   "The companies in one of the caller's collections, in the order they were added. limit is 1-100 (default 20)."
   getCollectionItems(collectionId: ID!, limit: Int, nextToken: String): CollectionItemConnection!
+    @aws_oidc @aws_iam
+
+  "One of the caller's email-discovery jobs by id, with its status and, once it has completed, the contacts it found; null when the caller has no job of that id. An extension of the original schema."
+  getEmailDiscoveryJob(id: ID!): EmailDiscoveryJob
     @aws_oidc @aws_iam
 }
 
@@ -1705,6 +1722,20 @@ func (ec *executionContext) field_Query_getCompanies_args(ctx context.Context, r
 }
 
 func (ec *executionContext) field_Query_getCompany_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_getEmailDiscoveryJob_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -4130,6 +4161,50 @@ func (ec *executionContext) fieldContext_Query_getCollectionItems(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_getEmailDiscoveryJob(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_getEmailDiscoveryJob(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GetEmailDiscoveryJob(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.EmailDiscoveryJob) graphql.Marshaler {
+			return ec.marshalOEmailDiscoveryJob2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐEmailDiscoveryJob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_getEmailDiscoveryJob(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmailDiscoveryJob(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_getEmailDiscoveryJob_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6278,6 +6353,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_getCollectionItems(ctx, field)
 				})
+		case "getEmailDiscoveryJob":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_getEmailDiscoveryJob(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -7362,6 +7443,13 @@ func (ec *executionContext) marshalOCompanySort2ᚖgithubᚗcomᚋcompanyintel�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOEmailDiscoveryJob2ᚖgithubᚗcomᚋcompanyintelᚋmcpᚑserverᚋappsynclocalᚋgraphᚋmodelᚐEmailDiscoveryJob(ctx context.Context, sel ast.SelectionSet, v *model.EmailDiscoveryJob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._EmailDiscoveryJob(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {

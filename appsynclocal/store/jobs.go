@@ -222,3 +222,29 @@ func containsFold(s []string, v string) bool {
 	}
 	return false
 }
+
+// EmailDiscoveryJob returns one of owner's jobs, completing it first when
+// its time has come (as every read does), so an injected clock decides
+// what the caller sees. A job of another owner, or none, is ErrNotFound:
+// the two are indistinguishable.
+func (s *Store) EmailDiscoveryJob(ctx context.Context, owner, id string) (*Job, error) {
+	if owner == "" {
+		return nil, errNoOwner
+	}
+	if err := s.completeDueJobs(ctx); err != nil {
+		return nil, err
+	}
+	tx, err := s.state.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var mine bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM jobs WHERE id = ? AND owner = ?)`, id, owner).Scan(&mine); err != nil {
+		return nil, fmt.Errorf("reading job: %w", err)
+	}
+	if !mine {
+		return nil, ErrNotFound
+	}
+	return s.readJob(ctx, tx, id)
+}

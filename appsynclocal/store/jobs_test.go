@@ -61,3 +61,29 @@ func TestJobForUnknownCompanyIsNotFound(t *testing.T) {
 	var inv *InvalidError
 	assert.ErrorAs(t, err, &inv)
 }
+
+func TestJobIsReadByItsOwnerAndSettlesOnTheClock(t *testing.T) {
+	clk := newClock()
+	s, _ := openTest(t, Options{Now: clk.Now, JobDelay: time.Minute})
+	ctx := context.Background()
+	job, err := s.RequestEmailDiscovery(ctx, "alice", "cmp_000009", []string{"CTO"})
+	require.NoError(t, err)
+
+	got, err := s.EmailDiscoveryJob(ctx, "alice", job.ID)
+	require.NoError(t, err)
+	assert.Equal(t, JobPending, got.Status)
+	assert.Empty(t, got.Contacts)
+	_, err = s.EmailDiscoveryJob(ctx, "bob", job.ID)
+	assert.ErrorIs(t, err, ErrNotFound, "another owner's job is not found")
+	_, err = s.EmailDiscoveryJob(ctx, "alice", "job_none")
+	assert.ErrorIs(t, err, ErrNotFound)
+
+	clk.Advance(time.Minute)
+	got, err = s.EmailDiscoveryJob(ctx, "alice", job.ID)
+	require.NoError(t, err)
+	assert.Equal(t, JobCompleted, got.Status, "reading the job settles it once due")
+	require.NotNil(t, got.CompletedAt)
+	assert.Equal(t, job.RequestedAt.Add(time.Minute), *got.CompletedAt)
+	require.NotEmpty(t, got.Contacts)
+	assert.Equal(t, "CTO", got.Contacts[0].Role)
+}

@@ -41,6 +41,9 @@ type direct struct {
 	// the transport to check against the body: such calls take mcp-go's
 	// handler. Tools are fixed once the server serves.
 	bound sync.Map // string → bool
+	// tasks, when set, is the tasks extension: its methods are answered
+	// here, and a followed tool's call may become a task (tasks.go).
+	tasks Tasks
 }
 
 // directMethods are the methods whose answer depends on nothing the
@@ -58,8 +61,8 @@ var directMethods = map[string]bool{
 	string(mcp.MethodPing):                   true,
 }
 
-func newDirect(s *server.MCPServer, transport *server.StreamableHTTPServer, logger *slog.Logger) *direct {
-	return &direct{s: s, logger: logger, versions: server.FilterSupportedVersions(transport)}
+func newDirect(s *server.MCPServer, transport *server.StreamableHTTPServer, logger *slog.Logger, tasks Tasks) *direct {
+	return &direct{s: s, logger: logger, versions: server.FilterSupportedVersions(transport), tasks: tasks}
 }
 
 // takes reports whether d answers the request r carries (msg): the checks
@@ -67,7 +70,8 @@ func newDirect(s *server.MCPServer, transport *server.StreamableHTTPServer, logg
 // their order, all passing.
 func (d *direct) takes(r *http.Request, msg Message) bool {
 	f := msg.Frame
-	if r.Method != http.MethodPost || f.Kind != Request || !directMethods[f.Method] || msg.metaCase {
+	task := d.tasks != nil && isTaskMethod(f.Method)
+	if r.Method != http.MethodPost || f.Kind != Request || !(directMethods[f.Method] || task) || msg.metaCase {
 		return false
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -84,6 +88,9 @@ func (d *direct) takes(r *http.Request, msg Message) bool {
 	// key of mcp-go's own, so they are checked here).
 	if r.Header.Get(mcp.HeaderLastEventID) != "" || header != msg.MetaVersion || !mcp.IsValidProtocolVersion(header) {
 		return false
+	}
+	if task { // its routing headers are checked in serve (taskHeaders)
+		return true
 	}
 	if mcp.ValidateStandardHeaders(r.Header.Get, header, mcp.MCPMethod(f.Method), f.Params) != nil {
 		return false
@@ -115,7 +122,17 @@ func (d *direct) serve(w http.ResponseWriter, r *http.Request, msg Message, mode
 	ctx := d.s.WithContext(r.Context(), &httpSession{})
 	ctx = server.WithSupportedProtocolVersions(ctx, d.versions)
 	body, _, _ := forMCPGo(f)
-	res, e, answered := d.answer(ctx, f.Method, body)
+	var (
+		res      json.RawMessage
+		e        *Error
+		answered = true
+	)
+	if modern && d.tasks != nil && isTaskMethod(f.Method) {
+		e = taskHeaders(r.Header.Get, f)
+	}
+	if e == nil {
+		res, e, answered = d.answer(ctx, f.Method, f.Params, body)
+	}
 	if !answered { // HandleMessage kept quiet, as for a notification
 		w.WriteHeader(http.StatusAccepted)
 		return nil, false, http.StatusAccepted
@@ -140,12 +157,20 @@ func (d *direct) serve(w http.ResponseWriter, r *http.Request, msg Message, mode
 // recovering a handler's panic as stdio does (call). Error data is read
 // back as JSON values, as httpEdge reads it from mcp-go's encoded answer,
 // so its members come in the same order.
-func (d *direct) answer(ctx context.Context, method string, msg []byte) (res json.RawMessage, e *Error, answered bool) {
+func (d *direct) answer(ctx context.Context, method string, params json.RawMessage, msg []byte) (res json.RawMessage, e *Error, answered bool) {
 	answered = true
 	handle := func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
 		r, err, ok := handleWithMCPGo(ctx, d.s, method, msg)
 		answered = ok
 		return r, err
+	}
+	if d.tasks != nil {
+		mcpgo := handle
+		handle = func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
+			return serveTasks(ctx, d.tasks, method, params, func(ctx context.Context) (json.RawMessage, *Error) {
+				return mcpgo(ctx, method, msg)
+			})
+		}
 	}
 	res, e = call(ctx, handle, d.logger, method, msg)
 	if e != nil && len(e.Data) > 0 {

@@ -31,6 +31,8 @@ type HTTPOptions struct {
 	CheckPrompt func(msg []byte) *Error
 	// Tracing, when set, gives each request a server span.
 	Tracing *telemetry.Tracing
+	// Tasks, when set, is the tasks extension (tasks.go).
+	Tasks Tasks
 
 	// viaMCPGoOnly sends every request through mcp-go's handler, for the
 	// tests that hold direct's answers to it.
@@ -65,7 +67,7 @@ func Handler(s *server.MCPServer, o HTTPOptions) http.Handler {
 	)
 	var d *direct
 	if !o.viaMCPGoOnly {
-		d = newDirect(s, transport, o.Logger)
+		d = newDirect(s, transport, o.Logger, o.Tasks)
 	}
 	mcpHandler := httpEdge(o.Tracing, o.CheckPrompt, d, transport)
 	h := Deadline(o.Timeout, o.Authenticate(mcpHandler))

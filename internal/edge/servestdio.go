@@ -43,6 +43,8 @@ type StdioOptions struct {
 	// (Stdio.EndInput): the server stops for a reason of its own and still
 	// owes answers.
 	EndInput <-chan struct{}
+	// Tasks, when set, is the tasks extension (tasks.go).
+	Tasks Tasks
 }
 
 // ServeStdio serves s on one client's byte streams (the process's stdio)
@@ -64,7 +66,7 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.W
 	defer s.UnregisterSession(ctx, sess.SessionID())
 	ctx = s.WithContext(ctx, sess)
 
-	var h MessageHandler = mcpHandler(s, o.CheckPrompt)
+	var h MessageHandler = tasksHandler(o.Tasks, mcpHandler(s, o.CheckPrompt))
 	h = waitForIdentity(o.Identity, h)
 	if o.AfterFirstAnswer != nil {
 		h = restoreGCAfterFirstAnswer(o.AfterFirstAnswer, h)

@@ -2,9 +2,13 @@ package write
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -106,6 +110,7 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 		Run: func(ctx context.Context, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
 			return requestEmailDiscovery(ctx, d, in)
 		},
+		Follow: followEmailDiscovery(d),
 	})
 }
 
@@ -145,3 +150,87 @@ func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscovery
 	out.Note = tools.JoinNotes(out.Note, partial.Note())
 	return out, nil
 }
+
+// Email-discovery tasks: how long one is kept, and how often a client
+// should ask. The embedded backend's jobs take about two seconds; a real
+// lookup takes longer, and an hour covers it with room.
+const (
+	emailDiscoveryTaskTTL  = time.Hour
+	emailDiscoveryTaskPoll = 2 * time.Second
+)
+
+// emailDiscoveryRef is what an email-discovery task keeps of its job.
+type emailDiscoveryRef struct {
+	ID        string `json:"id"`
+	CompanyID string `json:"company_id"`
+}
+
+// followEmailDiscovery follows a job with getEmailDiscoveryJob when the call
+// became a task: working while the job is PENDING or RUNNING, then the
+// tool's answer with the contacts found; a FAILED job, or one the backend no
+// longer knows, is an error result. Without Jobs the tool stays synchronous.
+func followEmailDiscovery(d Deps) *tools.Follow[requestEmailDiscoveryOutput] {
+	if d.Jobs == nil {
+		return nil
+	}
+	return &tools.Follow[requestEmailDiscoveryOutput]{
+		TTL: emailDiscoveryTaskTTL, PollInterval: emailDiscoveryTaskPoll,
+		Job: func(out requestEmailDiscoveryOutput) (json.RawMessage, string, bool, bool) {
+			if out.DryRun || out.Job.ID == "" {
+				return nil, "", false, false
+			}
+			ref, _ := json.Marshal(emailDiscoveryRef{ID: out.Job.ID, CompanyID: out.Job.CompanyID})
+			return ref, out.Job.ID, jobSettled(out.Job.Status), true
+		},
+		Poll: func(ctx context.Context, raw json.RawMessage) (requestEmailDiscoveryOutput, bool, string, error) {
+			var ref emailDiscoveryRef
+			if err := json.Unmarshal(raw, &ref); err != nil || ref.ID == "" {
+				return requestEmailDiscoveryOutput{}, false, "", fmt.Errorf("unreadable email-discovery task record: %v", err)
+			}
+			job, err := d.Jobs.EmailDiscoveryJob(ctx, ref.ID)
+			if errors.Is(err, query.ErrJobsUnsupported) {
+				return requestEmailDiscoveryOutput{}, false, "", &tools.Error{Class: tools.BackendError,
+					Message: "the data API cannot report on job " + ref.ID + " (its schema has no getEmailDiscoveryJob); " +
+						"the contacts it finds appear on the company: call get_company with id " + ref.CompanyID + " in a little while"}
+			}
+			if err != nil && job == nil {
+				return requestEmailDiscoveryOutput{}, false, "", err
+			}
+			if job == nil {
+				return requestEmailDiscoveryOutput{}, false, "", tools.NotFoundf("the backend no longer knows email-discovery job %s; "+
+					"contacts it found are on the company: call get_company with id %s", ref.ID, ref.CompanyID)
+			}
+			if !jobSettled(string(job.Status)) {
+				return requestEmailDiscoveryOutput{}, false, "email-discovery job " + ref.ID + " is " + string(job.Status), nil
+			}
+			if job.Status == "FAILED" {
+				return requestEmailDiscoveryOutput{}, false, "", &tools.Error{Class: tools.BackendError,
+					Message: "the backend's email-discovery job " + ref.ID + " failed and found no contacts; a new job may be started"}
+			}
+			out := requestEmailDiscoveryOutput{Job: emailDiscoveryJob{
+				ID:          job.Id,
+				CompanyID:   job.CompanyId,
+				Roles:       nonNil(job.Roles),
+				Status:      string(job.Status),
+				RequestedAt: tools.Timestamp(job.RequestedAt),
+				Contacts:    tools.ContactsFrom(job.Contacts),
+			}}
+			if job.CompletedAt != nil {
+				out.Job.CompletedAt = tools.Timestamp(*job.CompletedAt)
+			}
+			if out.Job.Contacts == nil {
+				out.Job.Contacts = []tools.Contact{}
+			}
+			switch n := len(out.Job.Contacts); n {
+			case 0:
+				out.Note = "Completed: the job found nobody for these roles."
+			default:
+				out.Note = fmt.Sprintf("Completed: %d contact(s) found; they are also on the company (get_company).", n)
+			}
+			return out, true, "", nil
+		},
+	}
+}
+
+// jobSettled reports whether a job's status is final.
+func jobSettled(status string) bool { return status == "COMPLETED" || status == "FAILED" }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -19,6 +20,9 @@ type Deps struct {
 	Writer mutation.Writer
 	// Lookup reads the targets of a dry run; nil refuses dry runs.
 	Lookup Lookup
+	// Jobs asks after an email-discovery job when the call that started it
+	// became a task; nil leaves request_email_discovery synchronous.
+	Jobs query.Jobs
 	// Allowed reports whether the named write tool is enabled on this server.
 	// It is fixed at start-up from --allow-mutations.
 	Allowed func(tool string) bool

@@ -36,6 +36,7 @@ var knownMethods = []string{
 	"resources/list", "resources/read", "resources/templates/list",
 	"prompts/list", "prompts/get", "completion/complete", "logging/setLevel",
 	"subscriptions/listen", "notifications/initialized", "notifications/cancelled",
+	"tasks/get", "tasks/update", "tasks/cancel",
 }
 
 // knownVersions are the protocol revisions labelled by name.
@@ -53,6 +54,7 @@ type Metrics struct {
 	backend    *prom.HistogramVec
 	missing    *prom.Counter
 	confirms   *prom.CounterVec
+	tasks      *prom.CounterVec
 }
 
 // New registers the families; tools are the tool names labelled by name.
@@ -84,6 +86,10 @@ func New(tools []string) *Metrics {
 		"Writes put to the person (--confirm-writes), by tool and outcome: accepted, declined, cancelled, asked (a 2026-07-28 question sent), "+
 			"not_asked (the client cannot ask; written under ask), refused (it cannot ask; refused under required), unanswered, invalid (a refused requestState), preview_err.",
 		"gen_ai_tool_name", "outcome")
+	m.tasks = m.reg.NewCounterVec("companyintel_task_events_total",
+		"Tasks (the MCP tasks extension) by tool and event: created, completed (the job settled; its answer may be isError), "+
+			"failed (a protocol fault), cancelled, expired (first asked after past its ttlMs).",
+		"gen_ai_tool_name", "event")
 	m.reg.Func(goFamilies)
 	m.reg.Func(processFamilies)
 	return m
@@ -107,6 +113,10 @@ func (m *Metrics) ObserveCall(_ context.Context, tool, outcome string, _ time.Du
 func (m *Metrics) ObserveConfirmation(_ context.Context, tool, outcome string) {
 	m.confirms.With(m.tool(tool), outcome).Inc()
 }
+
+// ObserveTask counts one task event (tasks.Options.Observe); the events
+// are a fixed set.
+func (m *Metrics) ObserveTask(tool, event string) { m.tasks.With(m.tool(tool), event).Inc() }
 
 // CountMissingCapability counts one report of a need no tool met. It has no
 // labels: what was wanted is free text, and the log record holds it.

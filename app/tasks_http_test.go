@@ -1,0 +1,190 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/companyintel/mcp-server/appsynclocal"
+	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/ratelimit/redistest"
+)
+
+// These tests run two HTTP replicas by app.Run, sharing a Redis, in front
+// of an embedded backend whose email-discovery jobs take a minute of an
+// injected clock: a job settles when the test moves that clock, never by
+// sleeping.
+
+// tasksMeta is a 2026-07-28 request's _meta from a client that negotiated
+// the tasks extension.
+const tasksMeta = `{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"}}`
+
+// tasksStack is an issuer, a backend with slow jobs on clk, and a Redis.
+type tasksStack struct {
+	*oauthStack
+	clk   *fakeClock
+	redis string
+}
+
+func newTasksStack(t *testing.T) *tasksStack {
+	t.Helper()
+	iss, err := authn.StartIssuer("127.0.0.1:0", authn.IssuerConfig{
+		Clients: []authn.Client{{ID: exchangeClient, Secret: exchangeSecret}},
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { iss.Close() })
+	clk := &fakeClock{t: time.Now()}
+	srv, err := appsynclocal.Start(appsynclocal.Config{
+		DataDir:        t.TempDir(),
+		Companies:      300,
+		JobDelay:       time.Minute,
+		Now:            clk.Now,
+		Authenticators: []appsynclocal.Authenticator{iss.Authenticator()},
+	}, "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	return &tasksStack{oauthStack: &oauthStack{iss: iss, srv: srv, rec: newRecorder(t, srv.URL())}, clk: clk, redis: redistest.Start(t).URL()}
+}
+
+// rpc posts one 2026-07-28 request to a replica as the bearer of tok and
+// returns the HTTP status and the decoded answer.
+func rpc(t *testing.T, base, tok, method, name, params string) (int, map[string]any, string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":%q,"params":%s}`, method, params)
+	hdr := modernHeaders(method, name)
+	hdr["Authorization"] = "Bearer " + tok
+	resp := post(t, base, body, hdr)
+	raw := readBody(t, resp)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(raw), &m), raw)
+	return resp.StatusCode, m, raw
+}
+
+func discoveryParams(meta, company string) string {
+	return fmt.Sprintf(`{"_meta":%s,"name":"request_email_discovery","arguments":{"company_id":%q,"roles":["CEO","CTO"]}}`, meta, company)
+}
+
+func taskParams(meta, id string) string {
+	return fmt.Sprintf(`{"_meta":%s,"taskId":%q}`, meta, id)
+}
+
+func TestEmailDiscoveryTaskAnsweredByAnyReplicaOnlyToItsCreator(t *testing.T) {
+	s := newTasksStack(t)
+	args := []string{"--allow-mutations", "--redis-url", s.redis}
+	a := s.start(t, s.exchangeEnv(), args...)
+	b := s.start(t, s.exchangeEnv(), args...)
+	assert.Contains(t, a.logs.String(), "tasks=redis", "the start-up line says where task records live")
+	aliceA := s.token(t, a.base, "alice", readWrite...)
+	aliceB := s.token(t, b.base, "alice", readWrite...)
+	bobB := s.token(t, b.base, "bob", readWrite...)
+	company := "cmp_000001"
+
+	// Created on replica A: a flat CreateTaskResult, once the record is stored.
+	status, m, raw := rpc(t, a.base, aliceA, "tools/call", "request_email_discovery", discoveryParams(tasksMeta, company))
+	require.Equal(t, 200, status, raw)
+	created := obj(m["result"])
+	require.Equal(t, "task", created["resultType"], raw)
+	id, _ := created["taskId"].(string)
+	require.Regexp(t, `^task_[0-9a-f]{32}$`, id)
+	assert.Equal(t, "working", created["status"])
+	assert.Equal(t, float64(time.Hour.Milliseconds()), created["ttlMs"])
+	assert.Equal(t, float64(2000), created["pollIntervalMs"])
+	for _, k := range []string{"result", "error", "task", "content", "requestState"} {
+		assert.NotContains(t, created, k, "a CreateTaskResult carries only the task")
+	}
+	assert.Regexp(t, `msg="task created" task=`+id+` tool=request_email_discovery caller=".* alice" job=job_\S+ status=working store=redis ttl_ms=3600000 poll_interval_ms=2000`, a.logs.String())
+
+	// On replica B, the job still running: working.
+	status, m, raw = rpc(t, b.base, aliceB, "tasks/get", id, taskParams(tasksMeta, id))
+	require.Equal(t, 200, status, raw)
+	got := obj(m["result"])
+	assert.Equal(t, "complete", got["resultType"])
+	assert.Equal(t, id, got["taskId"])
+	assert.Equal(t, "working", got["status"], raw)
+	assert.NotContains(t, got, "result")
+
+	// Bob asking for alice's task gets what an id never issued gets.
+	_, m, rawBob := rpc(t, b.base, bobB, "tasks/get", id, taskParams(tasksMeta, id))
+	bobErr := obj(m["error"])
+	require.NotNil(t, bobErr, rawBob)
+	unknown := "task_" + strings.Repeat("0", 32)
+	_, _, rawUnknown := rpc(t, b.base, bobB, "tasks/get", unknown, taskParams(tasksMeta, unknown))
+	assert.Equal(t, strings.ReplaceAll(rawUnknown, unknown, id), rawBob, "another caller's task is indistinguishable from an unknown id")
+	assert.Equal(t, float64(-32602), bobErr["code"])
+	_, m, raw = rpc(t, b.base, bobB, "tasks/cancel", id, taskParams(tasksMeta, id))
+	assert.Equal(t, float64(-32602), obj(m["error"])["code"], "bob cannot cancel it either: %s", raw)
+
+	// The job settles (the backend's clock moves): completed, with the
+	// contacts inlined as the tool's answer.
+	s.clk.Add(2 * time.Minute)
+	_, m, raw = rpc(t, b.base, aliceB, "tasks/get", id, taskParams(tasksMeta, id))
+	got = obj(m["result"])
+	require.Equal(t, "completed", got["status"], raw)
+	res := obj(got["result"])
+	assert.Nil(t, res["isError"], raw)
+	job := obj(obj(res["structuredContent"])["job"])
+	assert.Equal(t, "COMPLETED", job["status"])
+	contacts, _ := job["contacts"].([]any)
+	assert.NotEmpty(t, contacts, raw)
+	text := obj(res["content"].([]any)[0])["text"].(string)
+	assert.Contains(t, text, "COMPLETED")
+	assert.Regexp(t, `msg="task completed" task=`+id+` .*status=completed store=redis is_error=false`, b.logs.String())
+	// Asked again on A: the same, from the record.
+	_, m, raw2 := rpc(t, a.base, aliceA, "tasks/get", id, taskParams(tasksMeta, id))
+	assert.Equal(t, obj(m["result"])["result"], res, raw2)
+
+	// Cancelled on B, observed on A; the job settling later changes nothing.
+	_, m, raw = rpc(t, a.base, aliceA, "tools/call", "request_email_discovery", discoveryParams(tasksMeta, company))
+	id2 := obj(m["result"])["taskId"].(string)
+	require.NotEmpty(t, id2, raw)
+	_, m, raw = rpc(t, b.base, aliceB, "tasks/cancel", id2, taskParams(tasksMeta, id2))
+	assert.Equal(t, map[string]any{"resultType": "complete"}, m["result"], raw)
+	s.clk.Add(2 * time.Minute)
+	_, m, raw = rpc(t, a.base, aliceA, "tasks/get", id2, taskParams(tasksMeta, id2))
+	assert.Equal(t, "cancelled", obj(m["result"])["status"], raw)
+	assert.NotContains(t, obj(m["result"]), "result")
+	_, m, _ = rpc(t, a.base, aliceA, "tasks/cancel", id2, taskParams(tasksMeta, id2))
+	assert.Equal(t, map[string]any{"resultType": "complete"}, m["result"], "cancelling again is acknowledged")
+	assert.Contains(t, b.logs.String(), `msg="task cancelled" task=`+id2)
+
+	// A client that did not negotiate: the synchronous answer, and the
+	// extension's methods are refused naming it.
+	_, m, raw = rpc(t, a.base, aliceA, "tools/call", "request_email_discovery", discoveryParams(modernMeta, company))
+	plain := obj(m["result"])
+	assert.NotEqual(t, "task", plain["resultType"], raw)
+	assert.NotContains(t, plain, "taskId")
+	assert.Equal(t, "PENDING", obj(obj(plain["structuredContent"])["job"])["status"], raw)
+	status, m, raw = rpc(t, b.base, aliceB, "tasks/get", id, taskParams(modernMeta, id))
+	assert.Equal(t, 400, status)
+	e := obj(m["error"])
+	assert.Equal(t, float64(-32021), e["code"], raw)
+	assert.Equal(t, map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}, e["data"])
+
+	// The routing headers must name the task.
+	hdr := modernHeaders("tasks/get", "task_other")
+	hdr["Authorization"] = "Bearer " + aliceB
+	resp := post(t, b.base, fmt.Sprintf(`{"jsonrpc":"2.0","id":8,"method":"tasks/get","params":%s}`, taskParams(tasksMeta, id)), hdr)
+	assert.Equal(t, 400, resp.StatusCode)
+	assert.Contains(t, readBody(t, resp), `"code":-32020`)
+
+	// The metrics count each event on the replica where it happened.
+	metrics := getMetrics(t, b.base)
+	assert.Contains(t, metrics, `mcp_method_name="tasks/get"`)
+	assert.Contains(t, metrics, `companyintel_task_events_total{event="completed",gen_ai_tool_name="request_email_discovery"} 1`)
+	assert.Contains(t, metrics, `companyintel_task_events_total{event="cancelled",gen_ai_tool_name="request_email_discovery"} 1`)
+	assert.Contains(t, getMetrics(t, a.base), `companyintel_task_events_total{event="created",gen_ai_tool_name="request_email_discovery"} 2`)
+}
+
+func getMetrics(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	return readBody(t, resp)
+}

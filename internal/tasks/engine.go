@@ -1,0 +1,317 @@
+// Package tasks is the MCP Tasks extension (io.modelcontextprotocol/tasks,
+// SEP-2663, on 2026-07-28) for the tools whose calls start a long backend
+// job (tools.Follow): a call from a client that negotiated the extension
+// is answered with a CreateTaskResult once the task's record is stored;
+// tasks/get asks the backend after the job and answers working until it
+// settles, then completed with the tool's answer inlined; tasks/cancel
+// stops following it. The record (owner, tool, job, status, expiry) lives
+// in a Store: Redis, which every replica reads, or this process.
+//
+// A task is visible only to the caller who created it: any other caller's
+// tasks/get, tasks/update or tasks/cancel is answered exactly as for an id
+// that never existed. The edge (internal/edge) decides which requests come
+// here; this package knows nothing of transports.
+package tasks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/companyintel/mcp-server/internal/edge"
+	"github.com/companyintel/mcp-server/tools"
+)
+
+// Extension is the extension's identifier.
+const Extension = "io.modelcontextprotocol/tasks"
+
+// The task events counted and recorded.
+const (
+	EventCreated   = "created"
+	EventCompleted = "completed"
+	EventFailed    = "failed"
+	EventCancelled = "cancelled"
+	EventExpired   = "expired"
+)
+
+// Engine serves the extension over a Store.
+type Engine struct {
+	store   Store
+	follow  map[string]*tools.Follower
+	now     func() time.Time
+	logger  *slog.Logger
+	observe func(tool, event string)
+}
+
+// Options configure an Engine.
+type Options struct {
+	// Followers are the tools whose calls may become tasks, by name.
+	Followers map[string]*tools.Follower
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// Logger takes the audit record of each task event.
+	Logger *slog.Logger
+	// Observe, when set, counts each task event (metrics).
+	Observe func(tool, event string)
+}
+
+// New returns an engine over store.
+func New(store Store, o Options) *Engine {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{store: store, follow: o.Followers, now: o.Now, logger: o.Logger, observe: o.Observe}
+}
+
+var _ edge.Tasks = (*Engine)(nil)
+
+// StoreKind names where the records are kept.
+func (e *Engine) StoreKind() string { return e.store.Kind() }
+
+// Follows reports whether a call of tool may become a task.
+func (e *Engine) Follows(tool string) bool { return e.follow[tool] != nil }
+
+// Create turns the answer of a tool call (result, an encoded
+// CallToolResult) into a task: the record is stored, then the
+// CreateTaskResult returned. ok false sends the answer as it is: an error,
+// a call that started nothing to follow, or a store that failed (the job
+// was started: the caller still learns of it synchronously).
+func (e *Engine) Create(ctx context.Context, tool string, result json.RawMessage) (json.RawMessage, bool) {
+	f := e.follow[tool]
+	if f == nil {
+		return nil, false
+	}
+	var res struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if json.Unmarshal(result, &res) != nil || res.IsError || len(res.StructuredContent) == 0 {
+		return nil, false
+	}
+	job, jobID, settled, ok := f.Start(res.StructuredContent)
+	if !ok {
+		return nil, false
+	}
+	caller, ok := tools.CallerFrom(ctx)
+	if !ok {
+		return nil, false
+	}
+	now := e.now().UTC()
+	r := Record{
+		ID: newID(), Owner: caller.ID, Tool: tool, JobID: jobID, Status: Working, Job: job,
+		Created: now, Updated: now, Expires: now.Add(f.TTL),
+		TTL: f.TTL.Milliseconds(), Poll: f.PollInterval.Milliseconds(),
+		Message: "following job " + jobID,
+	}
+	if settled {
+		r.Status, r.Result, r.Message = Completed, result, ""
+	}
+	if err := e.store.Create(ctx, r); err != nil {
+		e.logger.WarnContext(ctx, "task not created: its record could not be stored; answered synchronously",
+			"tool", tool, "caller", caller.ID, "job", jobID, "store", e.store.Kind(), "error", err.Error())
+		return nil, false
+	}
+	e.event(ctx, r, EventCreated)
+	if settled {
+		e.event(ctx, r, EventCompleted)
+	}
+	b, _ := json.Marshal(wire(r, "task", false))
+	return b, true
+}
+
+// event writes the audit record of a task event and counts it.
+func (e *Engine) event(ctx context.Context, r Record, event string) {
+	attrs := []any{"task", r.ID, "tool", r.Tool, "caller", r.Owner, "job", r.JobID, "status", string(r.Status), "store", e.store.Kind()}
+	switch event {
+	case EventCreated:
+		attrs = append(attrs, "ttl_ms", r.TTL, "poll_interval_ms", r.Poll)
+	case EventCompleted:
+		var res struct {
+			IsError bool `json:"isError"`
+		}
+		_ = json.Unmarshal(r.Result, &res)
+		attrs = append(attrs, "is_error", res.IsError, "age_ms", r.Updated.Sub(r.Created).Milliseconds())
+	}
+	e.logger.InfoContext(ctx, "task "+event, attrs...)
+	if e.observe != nil {
+		e.observe(r.Tool, event)
+	}
+}
+
+// Serve answers tasks/get, tasks/update and tasks/cancel from a client
+// that negotiated the extension (the edge checks that).
+func (e *Engine) Serve(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *edge.Error) {
+	var p struct {
+		TaskID *string `json:"taskId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.TaskID == nil {
+		return nil, &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(`invalid params for %s: member "params.taskId" must be the string a CreateTaskResult gave`, method)}
+	}
+	r, err := e.mine(ctx, method, *p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	switch method {
+	case "tasks/get":
+		r = e.settle(ctx, r)
+		b, _ := json.Marshal(wire(r, "complete", true))
+		return b, nil
+	case "tasks/cancel":
+		e.cancel(ctx, r)
+	}
+	// tasks/update: these tasks never ask for input, so every response is
+	// for a request that is not outstanding, which the extension ignores.
+	return json.RawMessage(`{"resultType":"complete"}`), nil
+}
+
+// mine returns the caller's task of that id. Another caller's task, one
+// never created, and one past its keeping are the same answer; the owner
+// is told when it expired.
+func (e *Engine) mine(ctx context.Context, method, id string) (Record, *edge.Error) {
+	unknown := &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
+		"%s: no task %q: task ids come from a CreateTaskResult, each is visible only to the caller who created it, and each expires after its ttlMs", method, edge.Excerpt(id, 80))}
+	caller, ok := tools.CallerFrom(ctx)
+	if !ok || id == "" {
+		return Record{}, unknown
+	}
+	r, found, err := e.store.Get(ctx, id)
+	if err != nil {
+		e.logger.WarnContext(ctx, "task store unavailable", "method", method, "store", e.store.Kind(), "error", err.Error())
+		return Record{}, &edge.Error{Code: edge.CodeInternalError, Message: fmt.Sprintf("%s: the task store is unavailable; retry in a few seconds", method)}
+	}
+	if !found || r.Owner != caller.ID {
+		return Record{}, unknown
+	}
+	if e.now().After(r.Expires) {
+		if !r.ExpiryRecorded {
+			from := r.Status
+			r.ExpiryRecorded = true
+			if ok, _ := e.store.Update(ctx, r, from); ok {
+				e.event(ctx, r, EventExpired)
+			}
+		}
+		return Record{}, &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
+			"%s: task %q has expired (it was kept %d ms); call the tool again for a new one", method, id, r.TTL)}
+	}
+	return r, nil
+}
+
+// settle asks after a working task's job and records the outcome.
+func (e *Engine) settle(ctx context.Context, r Record) Record {
+	if r.Status != Working {
+		return r
+	}
+	f := e.follow[r.Tool]
+	var next Record
+	if f == nil {
+		// A replica that does not follow this tool (another version, or
+		// the tool switched off): a fault of the server, not of the job.
+		next = r
+		next.Status, next.Message = Failed, "this server no longer follows "+r.Tool+" jobs"
+		next.Error, _ = json.Marshal(map[string]any{"code": edge.CodeInternalError, "message": "internal error: " + next.Message})
+	} else {
+		res, settled, status := f.Poll(ctx, r.Job)
+		if !settled {
+			if status != "" {
+				r.Message = status
+			}
+			return r
+		}
+		b, err := encodeResult(res)
+		next = r
+		if err != nil {
+			next.Status, next.Message = Failed, "the tool's answer could not be encoded"
+			next.Error, _ = json.Marshal(map[string]any{"code": edge.CodeInternalError, "message": "internal error: " + next.Message})
+		} else {
+			next.Status, next.Result, next.Message = Completed, b, ""
+		}
+	}
+	next.Updated = e.now().UTC()
+	ok, err := e.store.Update(ctx, next, Working)
+	if err != nil {
+		e.logger.WarnContext(ctx, "task outcome not stored; it is asked after again at the next poll", "task", r.ID, "error", err.Error())
+		return next
+	}
+	if !ok { // cancelled or settled meanwhile, here or on another replica
+		if cur, found, err := e.store.Get(ctx, r.ID); err == nil && found {
+			return cur
+		}
+		return next
+	}
+	if next.Status == Completed {
+		e.event(ctx, next, EventCompleted)
+	} else {
+		e.event(ctx, next, EventFailed)
+	}
+	return next
+}
+
+// cancel stops following a working task. The backend has no way to stop a
+// job: it may still finish, and what it finds then reaches the company.
+func (e *Engine) cancel(ctx context.Context, r Record) {
+	if r.Status != Working {
+		return
+	}
+	next := r
+	next.Status, next.Updated = Cancelled, e.now().UTC()
+	next.Message = "cancelled at the client's request; the backend's job " + r.JobID + " may still finish, and what it finds then appears on the company"
+	if ok, err := e.store.Update(ctx, next, Working); err == nil && ok {
+		e.event(ctx, next, EventCancelled)
+	}
+}
+
+// task is a Task as the wire carries it (CreateTaskResult, DetailedTask).
+type task struct {
+	ResultType     string          `json:"resultType"`
+	TaskID         string          `json:"taskId"`
+	Status         Status          `json:"status"`
+	StatusMessage  string          `json:"statusMessage,omitempty"`
+	CreatedAt      string          `json:"createdAt"`
+	LastUpdatedAt  string          `json:"lastUpdatedAt"`
+	TTLMs          int64           `json:"ttlMs"`
+	PollIntervalMs int64           `json:"pollIntervalMs,omitempty"`
+	Result         json.RawMessage `json:"result,omitempty"`
+	Error          json.RawMessage `json:"error,omitempty"`
+}
+
+// wire is r on the wire; detailed adds the result or error (tasks/get).
+func wire(r Record, resultType string, detailed bool) task {
+	t := task{
+		ResultType: resultType, TaskID: r.ID, Status: r.Status, StatusMessage: r.Message,
+		CreatedAt: r.Created.UTC().Format(time.RFC3339Nano), LastUpdatedAt: r.Updated.UTC().Format(time.RFC3339Nano),
+		TTLMs: r.TTL, PollIntervalMs: r.Poll,
+	}
+	if detailed {
+		switch r.Status {
+		case Completed:
+			t.Result = r.Result
+		case Failed:
+			t.Error = r.Error
+		}
+	}
+	return t
+}
+
+// encodeResult encodes a tool's answer as a tools/call result is encoded.
+func encodeResult(res *mcp.CallToolResult) (json.RawMessage, error) {
+	if res == nil {
+		return nil, fmt.Errorf("no answer")
+	}
+	return res.MarshalJSON()
+}
+
+// newID returns a task id: 128 random bits, which no caller can guess.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "task_" + hex.EncodeToString(b[:])
+}
