@@ -215,7 +215,10 @@ func (r *registry) allowLocked(source string, now time.Time) error {
 			}
 		}
 		if len(r.sources) >= maxSources {
-			return errRateLimited{r.limit.Every}
+			// So many sources at once: limiting them would refuse everyone
+			// new, which is what a flood wants. What a source can hold is
+			// bounded apart (perSource), so this one goes unlimited.
+			return nil
 		}
 		l = rate.NewLimiter(rate.Every(r.limit.Every), r.limit.Burst)
 		r.sources[source] = l
