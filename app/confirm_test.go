@@ -90,7 +90,7 @@ func TestConfirmedWriteHappensOnceOnAcceptAndNeverOnDecline(t *testing.T) {
 	company := r.firstCompany()
 	id, question = r.callAsked("add_to_collection", fmt.Sprintf(`{"collection_id":%q,"company_ids":[%q,"cmp_nope"]}`, col["id"], company["id"]))
 	assert.Contains(t, question, `Add 1 company to your collection "Berlin fintech prospects" (now 0 companies):`)
-	assert.Contains(t, question, fmt.Sprintf("  - %s (%s)", company["name"], company["id"]))
+	assert.Contains(t, question, fmt.Sprintf("  - %q (%s)", company["name"], company["id"]))
 	assert.Contains(t, question, "No company has these ids, so they would be skipped: cmp_nope.")
 	res = r.reply(id, "decline")
 	assert.Equal(t, true, res["isError"])
@@ -100,7 +100,7 @@ func TestConfirmedWriteHappensOnceOnAcceptAndNeverOnDecline(t *testing.T) {
 
 	// request_email_discovery says what it costs; cancel is no yes either.
 	id, question = r.callAsked("request_email_discovery", fmt.Sprintf(`{"company_id":%q,"roles":["CEO"]}`, company["id"]))
-	assert.Contains(t, question, fmt.Sprintf("Start an email-discovery job at %s (%s), looking for the work email addresses of: CEO.", company["name"], company["id"]))
+	assert.Contains(t, question, fmt.Sprintf(`Start an email-discovery job at %q (%s), looking for the work email addresses of: "CEO".`, company["name"], company["id"]))
 	assert.Contains(t, question, "Cost: one of your 10 per hour calls; 10 left now.")
 	res = r.reply(id, "cancel")
 	assert.Equal(t, "declined", errorMeta(res)["code"])
@@ -130,7 +130,7 @@ func TestConfirmedRemoveNamesTheCompaniesAndRemovesOnlyOnAccept(t *testing.T) {
 	id, question := r.callAsked("remove_from_collection", args)
 	assert.Equal(t, "Remove companies from a collection?\n\n"+
 		`Remove 1 company from your collection "Shortlist" (now 1 company):`+"\n"+
-		fmt.Sprintf("  - %s (%s)\n", company["name"], company["id"])+
+		fmt.Sprintf("  - %q (%s)\n", company["name"], company["id"])+
 		"Not in it, so nothing to remove: cmp_nope.\n"+
 		"Adding a company again later puts it at the end of the collection.\n"+
 		"Cost: no rate limit applies to this tool.\n\nAccept to write this; decline and nothing is written.", question)

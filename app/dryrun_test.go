@@ -98,7 +98,7 @@ func TestDryRunWritesNothingAndSpendsNoToken(t *testing.T) {
 
 		out, isErr, text = callJSON(t, s, "request_email_discovery", map[string]any{"company_id": "cmp_2", "dry_run": true})
 		require.False(t, isErr, text)
-		assert.Contains(t, out["note"], "would start an email-discovery job at Two")
+		assert.Contains(t, out["note"], "would start an email-discovery job at \"Two\"")
 
 		_, isErr, text = callJSON(t, s, "request_email_discovery", map[string]any{"company_id": "cmp_404", "dry_run": true})
 		assert.True(t, isErr)

@@ -15,6 +15,7 @@ import (
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/mutation"
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -146,7 +147,7 @@ func TestSameCallSameClassAcrossSpellings(t *testing.T) {
 					Errors []struct{ Message string } `json:"errors"`
 				}
 				if json.Unmarshal([]byte(a.body), &words) == nil && len(words.Errors) > 0 {
-					assert.Contains(t, e["message"], words.Errors[0].Message, "the backend's own words are kept")
+					assert.Contains(t, e["message"], untrusted.Inline(words.Errors[0].Message), "the backend's own words are kept, markup escaped")
 				}
 			})
 		}

@@ -87,7 +87,7 @@ func TestSingleRecordAnswersSayEveryFactInPlainText(t *testing.T) {
 	job, text := plainCall(t, s, "request_email_discovery", fmt.Sprintf(`{"company_id":%q,"roles":["CEO"]}`, id))
 	assert.True(t, strings.HasPrefix(text, "Email-discovery job "+obj(job["job"])["id"].(string)+" at "+id+": "), text)
 	_, text = plainCall(t, s, "request_email_discovery", fmt.Sprintf(`{"company_id":%q,"dry_run":true}`, id2))
-	assert.True(t, strings.HasPrefix(text, "Dry run: no email-discovery job was started at "+obj(found[1])["name"].(string)+" ("+id2+")"), text)
+	assert.True(t, strings.HasPrefix(text, "Dry run: no email-discovery job was started at \""+obj(found[1])["name"].(string)+"\" ("+id2+")"), text)
 	assert.Contains(t, text, "roles: leadership roles (the default)")
 
 	profile, text := plainCall(t, s, "get_company", fmt.Sprintf(`{"id":%q}`, id))
@@ -98,14 +98,14 @@ func TestSingleRecordAnswersSayEveryFactInPlainText(t *testing.T) {
 	assert.Less(t, len(text), len(b), "the profile's text is longer than its JSON:\n%s", text)
 	c := obj(profile["company"])
 	lines := strings.Split(text, "\n")
-	assert.Equal(t, c["name"].(string)+" ("+id+")", lines[0], "a profile starts with the name and id")
+	assert.Equal(t, "Company \""+c["name"].(string)+"\" ("+id+")", lines[0], "a profile starts with the server's word, then the name quoted and the id")
 	assert.Contains(t, lines, "domain: "+c["domain"].(string))
 	assert.Contains(t, lines, fmt.Sprintf("country: %s (%s)", c["country"], c["country_code"]))
 	contacts := list(c["contacts"])
 	require.NotEmpty(t, contacts, "the job completed at once on this backend")
 	assert.Contains(t, lines, fmt.Sprintf("contacts (%d):", len(contacts)))
 	ct := obj(contacts[0])
-	assert.Contains(t, lines, fmt.Sprintf("- %s | %s | confidence %s | found %s", ct["email"], ct["role"],
+	assert.Contains(t, lines, fmt.Sprintf("- email %s | role %q | confidence %s | found %s", ct["email"], ct["role"],
 		strconv.FormatFloat(ct["confidence"].(float64), 'f', -1, 64), ct["discovered_at"]))
 
 	_, text = plainCall(t, s, "get_company", fmt.Sprintf(`{"id":%q}`, id2))

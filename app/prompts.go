@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/companyintel/mcp-server/internal/edge"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // prompts returns the two workflows this server is built for. writesOn says
@@ -130,6 +131,12 @@ func checkPromptValues(prompt string, args map[string]string) *edge.Error {
 		if n := utf8.RuneCountInString(v); n > max {
 			return &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
 				"prompt %s: argument %q is at most %d characters; this one has %d", prompt, name, max, n)}
+		}
+		// Written into the prompt's text, which a model reads as the
+		// user's words: no line breaks, controls or invisible characters.
+		if p := untrusted.PlainProblem(strings.TrimSpace(v)); p != "" {
+			return &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(
+				"prompt %s: argument %q %s", prompt, name, p)}
 		}
 	}
 	return nil

@@ -132,7 +132,7 @@ func TestListTextIsTheNoteTheRecordsThenEveryOtherField(t *testing.T) {
 	r, err := Render(out, 0)
 	require.NoError(t, err)
 	assert.Equal(t, "Showing 2 of 2 companies.\n"+
-		"cmp_1 | Kim & Rossi <Labs> | kr.example | Berlin, DE | AI & Machine Learning | 42 employees | Makes R&D tools.\n"+
+		`cmp_1 | Kim & Rossi \<Labs\> | kr.example | Berlin, DE | AI & Machine Learning | 42 employees | "Makes R&D tools."`+"\n"+
 		"cmp_2 | Bare\n"+
 		"total: 2\n"+
 		"next_cursor: c1.abc\n"+
@@ -179,7 +179,7 @@ func TestASingleRecordIsItsOwnTextAndTheBoundCountsIt(t *testing.T) {
 	r, err := Render(out, 0)
 	require.NoError(t, err)
 	assert.Equal(t, "Headline Leads.\n"+
-		"collection: col_1 | Leads | 1 company | created 2026-01-01T00:00:00Z | updated 2026-01-02T00:00:00Z\n"+
+		`collection: col_1 | "Leads" | 1 company | created 2026-01-01T00:00:00Z | updated 2026-01-02T00:00:00Z`+"\n"+
 		"roles (2):\n- CEO\n- CTO\n"+
 		"Add more with add_to_collection.", r.Text)
 	assert.Equal(t, len(r.JSON)+jsonStringLen(r.Text), r.Size())
@@ -199,7 +199,7 @@ func TestAListFieldThatIsARecordReadsAsItsLine(t *testing.T) {
 	}
 	r, err := Render(items{rows: manyRows(1, 10), Collection: Collection{ID: "col_1", Name: "Leads", ItemCount: 2}}, 0)
 	require.NoError(t, err)
-	assert.Contains(t, r.Text, "\ncollection: col_1 | Leads | 2 companies | created  | updated ")
+	assert.Contains(t, r.Text, "\ncollection: col_1 | \"Leads\" | 2 companies | created  | updated ")
 }
 
 func TestProseIsTheFactOfItsWordsJoinedBySpaces(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // FieldError is one argument that is missing or wrong.
@@ -134,6 +136,9 @@ func (f field) set(dst reflect.Value, v any) string {
 		if f.enum != nil && s != "" && !slices.Contains(f.enum, s) {
 			return "expected " + expected(f) + ", got " + describe(s)
 		}
+		if p := f.charsProblem(s); p != "" {
+			return p
+		}
 		dst.SetString(s)
 	case kindInt:
 		n, ok := toInt(v)
@@ -170,12 +175,27 @@ func (f field) set(dst reflect.Value, v any) string {
 		if f.min != nil && len(list) < *f.min {
 			return "expected " + expected(f) + ", got " + strconv.Itoa(len(list)) + " items"
 		}
-		for _, item := range list {
+		for i, item := range list {
 			if f.enum != nil && !slices.Contains(f.enum, item) {
 				return "expected " + expected(f) + ", got " + describe(item)
 			}
+			if p := f.charsProblem(item); p != "" {
+				return fmt.Sprintf("item %d %s", i, p)
+			}
 		}
 		dst.Set(reflect.ValueOf(list))
+	}
+	return ""
+}
+
+// charsProblem checks s against the field's rule for text another user
+// will read (untrusted): "" or what is wrong, naming the rule.
+func (f field) charsProblem(s string) string {
+	switch f.chars {
+	case "plain":
+		return untrusted.PlainProblem(s)
+	case "title":
+		return untrusted.TitleProblem(s)
 	}
 	return ""
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // record is what the audit line of one call says. Argument values never go
@@ -53,14 +55,17 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 	attrs := make([]slog.Attr, 0, 20)
 	attrs = append(attrs,
 		slog.String("tool", r.tool),
-		slog.String("caller", r.caller.ID),
+		slog.String("caller", untrusted.Clean(r.caller.ID)),
 		slog.String("auth", r.caller.AuthMethod),
 	)
+	// Every value someone else wrote (a token's claims, a client's name,
+	// the backend's words, the context sentence, ids) gets the rule for
+	// untrusted text: a record stays one line, with nothing invisible.
 	if r.caller.User != "" {
-		attrs = append(attrs, slog.String("user", r.caller.User))
+		attrs = append(attrs, slog.String("user", untrusted.Clean(r.caller.User)))
 	}
 	if r.caller.Client != "" {
-		attrs = append(attrs, slog.String("client", r.caller.Client))
+		attrs = append(attrs, slog.String("client", untrusted.Clean(r.caller.Client)))
 	}
 	if r.err != nil {
 		level = levelFor(r.err.Class)
@@ -75,20 +80,20 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 	} else {
 		attrs = append(attrs, slog.String("error_class", string(r.err.Class)))
 		if t := r.err.Backend.ErrorType(); t != "" {
-			attrs = append(attrs, slog.String("backend_error_type", t))
+			attrs = append(attrs, slog.String("backend_error_type", untrusted.Clean(t)))
 		}
 		if r.err.Backend != nil && r.err.Backend.Status != 0 {
 			attrs = append(attrs, slog.Int("backend_status", r.err.Backend.Status))
 		}
 		if level == slog.LevelError && r.err.Err != nil {
 			// The operator's view may hold the Go error; the caller's never does.
-			attrs = append(attrs, slog.String("detail", r.err.Err.Error()))
+			attrs = append(attrs, slog.String("detail", untrusted.Clean(r.err.Err.Error())))
 		}
 	}
 	if r.confirmed != "" {
 		attrs = append(attrs, slog.String("confirmed", r.confirmed))
 		if r.answer != "" {
-			attrs = append(attrs, slog.String("answer", r.answer))
+			attrs = append(attrs, slog.String("answer", untrusted.Clean(r.answer)))
 		}
 		if r.previewHash != "" {
 			attrs = append(attrs, slog.String("preview_sha256", r.previewHash))
@@ -96,7 +101,7 @@ func (rt *Runtime) audit(ctx context.Context, r *record, _ *mcp.CallToolResult) 
 	}
 	attrs = r.touched.appendAttrs(attrs)
 	if r.context != "" {
-		attrs = append(attrs, slog.String("context", r.context))
+		attrs = append(attrs, slog.String("context", untrusted.Clean(r.context)))
 	}
 	rt.Logger.LogAttrs(ctx, level, "tool call", attrs...)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // Class is what kind of failure a call met. Each asks the caller for a
@@ -193,7 +194,7 @@ func (c Classifier) Classify(err error) *Error {
 		return e
 	case graphql.KindUnreachable:
 		e.Class = BackendUnreachable
-		e.Message = "the data API could not be reached (" + ge.Cause + "); check that it is running and that --endpoint is right" + forOperator
+		e.Message = "the data API could not be reached (" + untrusted.Inline(ge.Cause) + "); check that it is running and that --endpoint is right" + forOperator
 		return e
 	case graphql.KindCanceled:
 		e.Class = BackendError
@@ -201,13 +202,15 @@ func (c Classifier) Classify(err error) *Error {
 		return e
 	case graphql.KindMalformed:
 		e.Class, e.Retryable = BackendError, true
-		e.Message = "the data API answered with a body that is not a GraphQL response: " + ge.Error()
+		e.Message = "the data API answered with a body that is not a GraphQL response: " + untrusted.Inline(ge.Error())
 		return e
 	}
 	// The backend answered: keep its words, and choose the class from what
 	// it said — the operator's mapping of an errorType first, then the
 	// errorType's family, then the HTTP status.
-	words := ge.Error()
+	// The backend's words are untrusted text (internal/untrusted): kept,
+	// on the error's one line, with markup escaped.
+	words := untrusted.Inline(ge.Error())
 	if class, ok := c.operatorClass(ge); ok {
 		c.byClass(e, class, words, ge.StatusCode)
 		return e
@@ -387,12 +390,12 @@ func (c Classifier) byClass(e *Error, class Class, words string, status int) {
 }
 
 func detail(ge *graphql.Error) *BackendDetail {
-	d := &BackendDetail{Status: ge.StatusCode, Body: ge.Body, Cause: ge.Cause}
+	d := &BackendDetail{Status: ge.StatusCode, Body: untrusted.Clean(ge.Body), Cause: untrusted.Clean(ge.Cause)}
 	for _, e := range ge.Errors[:min(len(ge.Errors), graphql.MaxErrorsShown)] {
 		d.Errors = append(d.Errors, BackendGQLError{
-			ErrorType: graphql.Cut(e.ErrorType, 100),
-			Message:   graphql.Cut(e.Message, graphql.MaxMessageLen),
-			Path:      graphql.Cut(e.PathString(), 200),
+			ErrorType: untrusted.Clean(graphql.Cut(e.ErrorType, 100)),
+			Message:   untrusted.Clean(graphql.Cut(e.Message, graphql.MaxMessageLen)),
+			Path:      untrusted.Clean(graphql.Cut(e.PathString(), 200)),
 		})
 	}
 	return d

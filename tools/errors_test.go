@@ -44,7 +44,7 @@ func TestClassifyKeepsTheBackendsWords(t *testing.T) {
 		{"refused connection", &graphql.Error{Operation: "GetCompany", Kind: graphql.KindUnreachable, Cause: "connection refused"},
 			BackendUnreachable, false, []string{"connection refused", "--endpoint", "only whoever runs this server can fix this, so tell the user"}},
 		{"malformed body", &graphql.Error{Operation: "GetCompany", Kind: graphql.KindMalformed, StatusCode: 200, Body: `{"data":`},
-			BackendError, true, []string{"not a GraphQL response", `{\"data\":`}},
+			BackendError, true, []string{"not a GraphQL response", `{\\"data\\":`}},
 		{"404 means a wrong endpoint", &graphql.Error{Operation: "GetCompany", Kind: graphql.KindHTTP, StatusCode: http.StatusNotFound, Body: "no route"},
 			BackendUnreachable, false, []string{"--endpoint", "tell the user"}},
 		{"the transport had no credentials to send", &graphql.Error{Operation: "GetCompany", Kind: graphql.KindUnreachable, Cause: "connection failed",

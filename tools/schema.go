@@ -62,6 +62,9 @@ type field struct {
 	itemMax  *int // list items only
 	def      *int
 	enum     []string // strings and list items only
+	// chars is the rule for text another user will read (tag chars):
+	// "plain" (untrusted.PlainProblem) or "title" (untrusted.TitleProblem).
+	chars string
 }
 
 // inputFields reads the argument description from the struct type t.
@@ -105,6 +108,11 @@ func inputFields(t reflect.Type) ([]field, error) {
 				return nil, fmt.Errorf("%s.%s: enum applies to strings and lists of strings", t, sf.Name)
 			}
 			f.enum = strings.Split(e, "|")
+		}
+		switch f.chars = sf.Tag.Get("chars"); f.chars {
+		case "", "plain", "title":
+		default:
+			return nil, fmt.Errorf("%s.%s: chars is plain or title, not %q", t, sf.Name, f.chars)
 		}
 		var err error
 		if f.min, err = intTag(sf, "min"); err != nil {

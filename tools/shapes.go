@@ -1,10 +1,16 @@
 package tools
 
-import "time"
+import (
+	"time"
+
+	"github.com/companyintel/mcp-server/internal/untrusted"
+)
 
 // The shapes below are what tools return: snake_case, flat, and without the
 // backend's type names, so a model reads them easily and the output schema
-// stays stable when the GraphQL client is regenerated.
+// stays stable when the GraphQL client is regenerated. Every string the
+// backend wrote is cleaned where it is shaped (internal/untrusted.Clean):
+// structuredContent, text and exports all start from the cleaned value.
 
 // Company is a company profile as tools return it.
 type Company struct {
@@ -62,7 +68,7 @@ func ContactsFrom[C any, P interface {
 	out := make([]Contact, len(cs))
 	for i := range cs {
 		c := P(&cs[i])
-		out[i] = Contact{Email: c.GetEmail(), Role: c.GetRole(), Confidence: c.GetConfidence(), DiscoveredAt: Timestamp(c.GetDiscoveredAt())}
+		out[i] = Contact{Email: untrusted.Clean(c.GetEmail()), Role: untrusted.Clean(c.GetRole()), Confidence: c.GetConfidence(), DiscoveredAt: Timestamp(c.GetDiscoveredAt())}
 	}
 	return out
 }
@@ -81,9 +87,9 @@ type CollectionFields interface {
 // CollectionFrom shapes a collection.
 func CollectionFrom(c CollectionFields) Collection {
 	return Collection{
-		ID:          c.GetId(),
-		Name:        c.GetName(),
-		Description: deref(c.GetDescription()),
+		ID:          untrusted.Clean(c.GetId()),
+		Name:        untrusted.Clean(c.GetName()),
+		Description: untrusted.Clean(deref(c.GetDescription())),
 		ItemCount:   c.GetItemCount(),
 		CreatedAt:   Timestamp(c.GetCreatedAt()),
 		UpdatedAt:   Timestamp(c.GetUpdatedAt()),

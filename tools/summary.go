@@ -4,10 +4,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // The text rendering of records (answer.go): one line each, the facts of the
 // structured record without a JSON key per field, for a model to read.
+// Every value the backend or a user wrote is written with
+// untrusted.Inline (markup and the " | " separator escaped, so each value
+// stays one field), and prose (a description) between double quotes as
+// quoted data (untrusted.Quoted); the line itself starts with the
+// server's own words or the record's id.
 
 // Summary is a company as list answers give it: what an agent needs to
 // choose one, nothing derivable (the website is the domain; the country name
@@ -62,6 +69,9 @@ const DescriptionLen = 120
 // into one buffer sized up front, without intermediate strings.
 func (s Summary) Line() string {
 	desc := Shorten(oneLine(s.description), DescriptionLen)
+	if desc != "" {
+		desc = untrusted.Quoted(desc)
+	}
 	size := len(s.ID) + len(s.Name) + len(s.Domain) + len(s.City) + len(s.CountryCode) + len(desc) + 64
 	for _, c := range s.Categories {
 		size += len(c) + 2
@@ -70,23 +80,23 @@ func (s Summary) Line() string {
 	var b strings.Builder
 	b.Grow(size)
 	var num [20]byte
-	b.WriteString(s.ID)
+	b.WriteString(untrusted.Inline(s.ID))
 	sep := func() { b.WriteString(" | ") }
 	if s.Name != "" {
 		sep()
-		b.WriteString(s.Name)
+		b.WriteString(untrusted.Inline(s.Name))
 	}
 	if s.Domain != "" {
 		sep()
-		b.WriteString(s.Domain)
+		b.WriteString(untrusted.Inline(s.Domain))
 	}
 	if s.City != "" || s.CountryCode != "" {
 		sep()
-		b.WriteString(s.City)
+		b.WriteString(untrusted.Inline(s.City))
 		if s.City != "" && s.CountryCode != "" {
 			b.WriteString(", ")
 		}
-		b.WriteString(s.CountryCode)
+		b.WriteString(untrusted.Inline(s.CountryCode))
 	}
 	if len(s.Categories) > 1 || len(s.Categories) == 1 && s.Categories[0] != "" {
 		sep()
@@ -94,7 +104,7 @@ func (s Summary) Line() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(c)
+			b.WriteString(untrusted.Inline(c))
 		}
 	}
 	if s.EmployeeCount != nil {
@@ -174,22 +184,26 @@ func (c Company) Line() string {
 		}
 	}
 	if c.Website != "" && c.Website != "https://"+c.Domain && c.Website != "http://"+c.Domain {
-		add(c.Website)
+		add(untrusted.Inline(c.Website))
 	}
-	add(oneLine(c.Description))
+	if d := oneLine(c.Description); d != "" {
+		add(untrusted.Quoted(d))
+	}
 	if c.UpdatedAt != "" {
-		add("updated " + c.UpdatedAt)
+		add("updated " + untrusted.Inline(c.UpdatedAt))
 	}
 	for _, ct := range c.Contacts {
-		add(fmt.Sprintf("contact %s (%s, confidence %.2f, found %s)", ct.Email, ct.Role, ct.Confidence, ct.DiscoveredAt))
+		add(fmt.Sprintf("contact %s (role %s, confidence %.2f, found %s)", untrusted.Inline(ct.Email), untrusted.Quoted(ct.Role), ct.Confidence, untrusted.Inline(ct.DiscoveredAt)))
 	}
 	return b.String()
 }
 
 // Line renders a contact as one line of text for a model: the email, the
-// role, the confidence as its JSON writes it, and when it was found.
+// role (quoted: a user wrote it), the confidence as its JSON writes it, and
+// when it was found.
 func (c Contact) Line() string {
-	return c.Email + " | " + c.Role + " | confidence " + strconv.FormatFloat(c.Confidence, 'f', -1, 64) + " | found " + c.DiscoveredAt
+	return "email " + untrusted.Inline(c.Email) + " | role " + untrusted.Quoted(c.Role) + " | confidence " +
+		strconv.FormatFloat(c.Confidence, 'f', -1, 64) + " | found " + untrusted.Inline(c.DiscoveredAt)
 }
 
 // Line renders a collection as one line of text for a model.
@@ -198,9 +212,10 @@ func (c Collection) Line() string {
 	if c.ItemCount == 1 {
 		count = "company"
 	}
-	line := fmt.Sprintf("%s | %s | %d %s | created %s | updated %s", c.ID, c.Name, c.ItemCount, count, c.CreatedAt, c.UpdatedAt)
-	if c.Description != "" {
-		line += " | " + oneLine(c.Description)
+	line := fmt.Sprintf("%s | %s | %d %s | created %s | updated %s", untrusted.Inline(c.ID), untrusted.Quoted(c.Name), c.ItemCount, count,
+		untrusted.Inline(c.CreatedAt), untrusted.Inline(c.UpdatedAt))
+	if d := oneLine(c.Description); d != "" {
+		line += " | " + untrusted.Quoted(d)
 	}
 	return line
 }

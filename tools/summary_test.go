@@ -34,11 +34,11 @@ func TestSummaryLine(t *testing.T) {
 		City: "Berlin", Categories: []string{"Robotics", "Logistics"}, EmployeeCount: &emp, FoundedYear: &year,
 		Description: "Acme builds\nrobots.", UpdatedAt: "2026-01-02T00:00:00Z"}
 	s := SummaryOf(c, DetailSummary)
-	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | Acme builds robots.", s.Line())
+	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | \"Acme builds robots.\"", s.Line())
 	ids := SummaryOf(c, DetailIDs)
 	assert.Equal(t, Summary{ID: "cmp_7", Name: "Acme"}, ids)
 	assert.Equal(t, "cmp_7 | Acme", ids.Line())
-	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | Acme builds robots. | updated 2026-01-02T00:00:00Z",
+	assert.Equal(t, "cmp_7 | Acme | acme.example | Berlin, DE | Robotics, Logistics | 250 employees | founded 2012 | \"Acme builds robots.\" | updated 2026-01-02T00:00:00Z",
 		c.Line(), "a full profile: the website is the domain's, so it is left out")
 }
 
@@ -53,7 +53,7 @@ func TestSummaryLineLeavesOutEmptyParts(t *testing.T) {
 		{Summary{ID: "c", Name: "N", Categories: []string{""}}, "c | N"},
 		{Summary{ID: "c", Name: "N", Categories: []string{"", "AI"}}, "c | N | , AI"},
 		{Summary{ID: "c", Name: "N", EmployeeCount: &zero}, "c | N | 0 employees"},
-		{Summary{ID: "c", Name: "N", FoundedYear: &zero, description: "tab\there"}, "c | N | founded 0 | tab here"},
+		{Summary{ID: "c", Name: "N", FoundedYear: &zero, description: "tab\there"}, `c | N | founded 0 | "tab here"`},
 	} {
 		assert.Equal(t, tt.want, tt.s.Line())
 	}

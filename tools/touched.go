@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // MaxAuditIDs bounds each list of ids in an audit record: a page of 100
@@ -127,7 +129,7 @@ func (l idList) bounded() []string {
 		if len(id) > maxAuditIDLen {
 			id = id[:maxAuditIDLen] + "…"
 		}
-		out[i] = id
+		out[i] = untrusted.Clean(id) // a cut inside a character becomes U+FFFD
 	}
 	return out
 }

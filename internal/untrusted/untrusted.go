@@ -42,9 +42,11 @@
 //
 // Inline is the rule for model-facing text: Clean, and then the characters
 // that make markdown or HTML structure or separate the fields of a text
-// line (\ [ ] < > ` | ") are escaped with a backslash, so no value renders
+// line (\ [ ] < > ` |) are escaped with a backslash, so no value renders
 // as a link, an image, HTML or code, and every unescaped " | " in a line is
-// the server's. CommonMark renders a backslash-escaped ASCII punctuation
+// the server's. Quoted is Inline between double quotes with the double
+// quote escaped too: prose a third party wrote, marked as quoted data,
+// which ends at the first unescaped double quote. CommonMark renders a backslash-escaped ASCII punctuation
 // character as itself, and character references never make structure.
 //
 // Title and Plain are the rules at input (refuse, never repair): what a
@@ -80,13 +82,16 @@ var ascii = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// markup says, per ASCII byte, what Inline escapes besides Clean's work.
-var markup = func() (t [utf8.RuneSelf]bool) {
-	for _, c := range `\[]<>` + "`" + `|"` {
+// markup says, per ASCII byte, what Inline escapes besides Clean's work;
+// quoted adds the double quote, for Quoted.
+var markup, quoted = escapes(`\[]<>|` + "`"), escapes(`\[]<>|"` + "`")
+
+func escapes(chars string) (t [utf8.RuneSelf]bool) {
+	for _, c := range chars {
 		t[c] = true
 	}
 	return t
-}()
+}
 
 // Replacement is what Clean writes for a code point nobody agreed on.
 const Replacement = '\uFFFD'
@@ -179,18 +184,27 @@ func Clean(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	b.WriteString(s[:i])
-	appendClean(&b, s[i:], lastRune(s[:i]), false)
+	appendClean(&b, s[i:], lastRune(s[:i]), nil)
 	return b.String()
 }
 
 // Inline is Clean for text a model reads: the characters of markdown and
 // HTML structure and of the text lines' field separators are escaped with
 // a backslash (see the package doc).
-func Inline(s string) string {
+func Inline(s string) string { return escaped(s, &markup) }
+
+// Quoted is Inline between double quotes, with the double quotes inside
+// escaped too: text from a third party (a description, a name in a
+// sentence) marked as quoted data in a text line, which ends at the first
+// unescaped double quote.
+func Quoted(s string) string { return `"` + escaped(s, &quoted) + `"` }
+
+// escaped is Clean(s) with the ASCII characters of esc escaped.
+func escaped(s string, esc *[utf8.RuneSelf]bool) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]
-		if c >= utf8.RuneSelf || ascii[c] || markup[c] {
+		if c >= utf8.RuneSelf || ascii[c] || esc[c] {
 			break
 		}
 		i++
@@ -198,26 +212,33 @@ func Inline(s string) string {
 	if i == len(s) {
 		return s
 	}
-	if j := firstChange(s[i:]); j == len(s)-i && !hasMarkup(s[i:]) {
+	if j := firstChange(s[i:]); j == len(s)-i && !hasAny(s[i:], esc) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	b.WriteString(s[:i])
-	appendClean(&b, s[i:], lastRune(s[:i]), true)
+	appendClean(&b, s[i:], lastRune(s[:i]), esc)
 	return b.String()
 }
 
-// Quoted is Inline between double quotes: prose from a third party (a
-// description) marked as quoted data in a text line.
-func Quoted(s string) string { return `"` + Inline(s) + `"` }
-
-// CleanAll applies Clean to each string of ss, in place, and returns ss.
+// CleanAll applies Clean to each string of ss: ss itself when nothing
+// changes, else a new slice (ss is never written to).
 func CleanAll(ss []string) []string {
+	var out []string
 	for i, s := range ss {
-		ss[i] = Clean(s)
+		c := Clean(s)
+		if out == nil && c != s {
+			out = append(make([]string, 0, len(ss)), ss[:i]...)
+		}
+		if out != nil {
+			out = append(out, c)
+		}
 	}
-	return ss
+	if out == nil {
+		return ss
+	}
+	return out
 }
 
 // InlineAll applies Inline to each string and joins them with sep.
@@ -238,9 +259,9 @@ func InlineAll(ss []string, sep string) string {
 	return b.String()
 }
 
-func hasMarkup(s string) bool {
+func hasAny(s string, esc *[utf8.RuneSelf]bool) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < utf8.RuneSelf && markup[c] {
+		if c := s[i]; c < utf8.RuneSelf && esc[c] {
 			return true
 		}
 	}
@@ -303,13 +324,13 @@ func lastRune(s string) rune {
 	return r
 }
 
-// appendClean writes Clean(s) (with escapes, for Inline) to b; prev is the
-// code point written before s, or -1.
-func appendClean(b *strings.Builder, s string, prev rune, escape bool) {
+// appendClean writes Clean(s) to b, with the ASCII characters of esc (if
+// any) escaped; prev is the code point written before s, or -1.
+func appendClean(b *strings.Builder, s string, prev rune, esc *[utf8.RuneSelf]bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf && !ascii[c] {
-			if escape && markup[c] {
+			if esc != nil && esc[c] {
 				b.WriteByte('\\')
 			}
 			b.WriteByte(c)

@@ -166,14 +166,15 @@ func TestInlineEscapesMarkup(t *testing.T) {
 		"<img src=x onerror=alert(1)>":       `\<img src=x onerror=alert(1)\>`,
 		"`rm -rf`":                           "\\`rm -rf\\`",
 		"Acme | evil.example | US":           `Acme \| evil.example \| US`,
-		`say "hi" \ bye`:                     `say \"hi\" \\ bye`,
+		`say "hi" \ bye`:                     `say "hi" \\ bye`,
 		"a\nb: c":                            "a b: c",
 		"日本\u202E[x]":                        `日本\[x\]`,
 	}
 	for in, want := range cases {
 		assert.Equal(t, want, Inline(in), "%q", in)
 	}
-	assert.Equal(t, `"a \"b\""`, Quoted(`a "b"`))
+	assert.Equal(t, `"a \"b\" \| c"`, Quoted(`a "b" | c`))
+	assert.Equal(t, `"plain"`, Quoted("plain"))
 }
 
 func TestPlainProblem(t *testing.T) {

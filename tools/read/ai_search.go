@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/views"
@@ -115,15 +116,15 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 	out := aiSearchOutput{
 		Companies:      summariesFrom(res.Items, tools.DetailSummary),
 		Total:          res.Total,
-		Interpretation: res.Interpretation,
+		Interpretation: untrusted.Clean(res.Interpretation),
 		Interpreted:    interpreted(res),
-		NotApplied:     res.NotApplied,
+		NotApplied:     untrusted.CleanAll(res.NotApplied),
 	}
 	if out.NotApplied == nil {
 		out.NotApplied = []string{}
 	}
 	if len(out.NotApplied) > 0 {
-		out.before = "Not expressed as filters, so check the results yourself: " + strings.Join(out.NotApplied, "; ") + "."
+		out.before = "Not expressed as filters, so check the results yourself: " + untrusted.InlineAll(out.NotApplied, "; ") + "."
 	}
 	pageSize := in.Limit
 	if res.Limit != nil {
@@ -145,7 +146,7 @@ func aiSearch(ctx context.Context, r query.Reader, in aiSearchInput) (aiSearchOu
 // interpreted reads the backend's answer into search_companies' terms.
 func interpreted(res *query.AiSearchResult) aiInterpreted {
 	in := aiInterpreted{
-		Keywords:      tools.String(res.Keywords),
+		Keywords:      untrusted.Clean(tools.String(res.Keywords)),
 		Countries:     []string{},
 		Categories:    []string{},
 		MinEmployees:  res.MinEmployees,
@@ -160,9 +161,9 @@ func interpreted(res *query.AiSearchResult) aiInterpreted {
 		kind, value, _ := strings.Cut(f, ";")
 		switch kind {
 		case "countries":
-			in.Countries = append(in.Countries, value)
+			in.Countries = append(in.Countries, untrusted.Clean(value))
 		case "categories":
-			in.Categories = append(in.Categories, value)
+			in.Categories = append(in.Categories, untrusted.Clean(value))
 		}
 	}
 	for _, f := range res.ExcludedFilters {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/views"
 )
@@ -37,7 +38,7 @@ func (o getCollectionItemsOutput) Len() int { return len(o.Items) }
 func (o getCollectionItemsOutput) Lines() []string {
 	out := make([]string, len(o.Items))
 	for i, it := range o.Items {
-		out[i] = it.Company.Line() + " | added " + it.AddedAt
+		out[i] = it.Company.Line() + " | added " + untrusted.Inline(it.AddedAt)
 	}
 	return out
 }

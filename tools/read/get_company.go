@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/views"
 )
@@ -38,25 +39,28 @@ func (o getCompanyOutput) Text() string {
 	var p tools.Plain
 	// The facts beside the description and contacts take about 300 bytes.
 	p.Grow(320 + len(c.Description) + 96*len(c.Contacts) + len(o.Note))
-	p.Line(c.Name + " (" + c.ID + ")")
-	p.Fact("domain", c.Domain)
-	p.Fact("website", c.Website)
+	// The first line is the server's: a hostile name never starts a line.
+	p.Line("Company " + untrusted.Quoted(c.Name) + " (" + untrusted.Inline(c.ID) + ")")
+	p.Fact("domain", untrusted.Inline(c.Domain))
+	p.Fact("website", untrusted.Inline(c.Website))
 	if c.Country != "" && c.CountryCode != "" {
-		p.Fact("country", c.Country+" ("+c.CountryCode+")")
+		p.Fact("country", untrusted.Inline(c.Country)+" ("+untrusted.Inline(c.CountryCode)+")")
 	} else {
-		p.Fact("country", c.Country+c.CountryCode)
+		p.Fact("country", untrusted.Inline(c.Country+c.CountryCode))
 	}
-	p.Fact("city", c.City)
-	p.Fact("categories", strings.Join(c.Categories, ", "))
+	p.Fact("city", untrusted.Inline(c.City))
+	p.Fact("categories", untrusted.InlineAll(c.Categories, ", "))
 	if c.EmployeeCount != nil {
 		p.Fact("employees", strconv.Itoa(*c.EmployeeCount))
 	}
 	if c.FoundedYear != nil {
 		p.Fact("founded", strconv.Itoa(*c.FoundedYear))
 	}
-	p.Fact("updated", c.UpdatedAt)
+	p.Fact("updated", untrusted.Inline(c.UpdatedAt))
 	// The description's own line breaks would read as the next facts.
-	p.Prose("description", c.Description)
+	if d := strings.Join(strings.Fields(c.Description), " "); d != "" {
+		p.Fact("description", untrusted.Quoted(d))
+	}
 	contacts := make([]string, len(c.Contacts))
 	for i, ct := range c.Contacts {
 		contacts[i] = ct.Line()

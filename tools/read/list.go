@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -24,16 +25,17 @@ func summariesFrom(cs []query.CompanySummary, d tools.Detail) []tools.Summary {
 // summaryFrom shapes one company of a list operation at detail d. The list
 // operations select only what a summary holds (query.CompanySummary), so the
 // profile fields of the tools.Company it goes through stay empty: SummaryOf
-// reads none of them.
+// reads none of them. Every string the backend wrote goes through the rule
+// for untrusted text.
 func summaryFrom(c *query.CompanySummary, d tools.Detail) tools.Summary {
 	return tools.SummaryOf(tools.Company{
-		ID:            c.Id,
-		Name:          c.Name,
-		Domain:        c.Domain,
-		Description:   tools.String(c.Description),
-		CountryCode:   c.CountryCode,
-		City:          tools.String(c.City),
-		Categories:    c.Categories,
+		ID:            untrusted.Clean(c.Id),
+		Name:          untrusted.Clean(c.Name),
+		Domain:        untrusted.Clean(c.Domain),
+		Description:   untrusted.Clean(tools.String(c.Description)),
+		CountryCode:   untrusted.Clean(c.CountryCode),
+		City:          untrusted.Clean(tools.String(c.City)),
+		Categories:    untrusted.CleanAll(c.Categories),
 		EmployeeCount: c.EmployeeCount,
 		FoundedYear:   c.FoundedYear,
 	}, d)

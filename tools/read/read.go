@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -62,18 +63,19 @@ func Tools(r query.Reader, v Vocabulary) []tools.Tool {
 // Build returns the read tools over d, in catalogue order.
 func Build(d Deps) []tools.Tool { return registry.Build(d) }
 
-// companyFrom shapes a company from the GraphQL client.
+// companyFrom shapes a company from the GraphQL client. Every string the
+// backend wrote goes through the rule for untrusted text.
 func companyFrom(c *query.Company) tools.Company {
 	out := tools.Company{
-		ID:            c.Id,
-		Name:          c.Name,
-		Domain:        c.Domain,
-		Website:       tools.String(c.Website),
-		Description:   tools.String(c.Description),
-		Country:       c.Country,
-		CountryCode:   c.CountryCode,
-		City:          tools.String(c.City),
-		Categories:    c.Categories,
+		ID:            untrusted.Clean(c.Id),
+		Name:          untrusted.Clean(c.Name),
+		Domain:        untrusted.Clean(c.Domain),
+		Website:       untrusted.Clean(tools.String(c.Website)),
+		Description:   untrusted.Clean(tools.String(c.Description)),
+		Country:       untrusted.Clean(c.Country),
+		CountryCode:   untrusted.Clean(c.CountryCode),
+		City:          untrusted.Clean(tools.String(c.City)),
+		Categories:    untrusted.CleanAll(c.Categories),
 		EmployeeCount: c.EmployeeCount,
 		FoundedYear:   c.FoundedYear,
 		UpdatedAt:     tools.Timestamp(c.UpdatedAt),

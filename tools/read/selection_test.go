@@ -166,7 +166,7 @@ func TestListToolsSelectOnlyTheSummaryFields(t *testing.T) {
 			rec := &recorder{}
 			res, _ := tooltest.Call(t, tt.tool(rec.reader(t, map[string]string{tt.op: tt.data})), tt.args)
 			require.False(t, res.IsError, tooltest.Text(t, res))
-			assert.Contains(t, tooltest.Text(t, res), "cmp_1 | Acme | acme.example | Austin, US | Robotics | 40 employees | founded 2015 | Robots.")
+			assert.Contains(t, tooltest.Text(t, res), "cmp_1 | Acme | acme.example | Austin, US | Robotics | 40 employees | founded 2015 | \"Robots.\"")
 
 			sent := rec.only(t)
 			assert.Equal(t, tt.op, sent.OperationName)

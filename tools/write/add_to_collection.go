@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -36,7 +36,7 @@ type addToCollectionOutput struct {
 func (o addToCollectionOutput) Text() string {
 	c := o.Collection
 	var p tools.Plain
-	target := "the collection " + strconv.Quote(c.Name) + " (" + c.ID + ")"
+	target := "the collection " + untrusted.Quoted(c.Name) + " (" + untrusted.Inline(c.ID) + ")"
 	if o.DryRun {
 		p.Line(fmt.Sprintf("Dry run: the call would add %s to %s, which holds %s now.", companies(len(o.Added)), target, companies(c.ItemCount)))
 	} else {
@@ -46,10 +46,10 @@ func (o addToCollectionOutput) Text() string {
 	if o.DryRun {
 		added = "would add"
 	}
-	p.Fact(added, strings.Join(o.Added, ", "))
-	p.Fact("already present", strings.Join(o.AlreadyPresent, ", "))
-	p.Fact("not found", strings.Join(o.NotFound, ", "))
-	p.Fact("duplicates dropped", strings.Join(o.DuplicatesDropped, ", "))
+	p.Fact(added, untrusted.InlineAll(o.Added, ", "))
+	p.Fact("already present", untrusted.InlineAll(o.AlreadyPresent, ", "))
+	p.Fact("not found", untrusted.InlineAll(o.NotFound, ", "))
+	p.Fact("duplicates dropped", untrusted.InlineAll(o.DuplicatesDropped, ", "))
 	p.Fact("collection", c.Line())
 	p.Line(o.Note)
 	return p.String()

@@ -4,12 +4,13 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
 type createCollectionInput struct {
-	Name        string `json:"name" desc:"E.g. \"Berlin fintech prospects\"." max:"100"`
-	Description string `json:"description,omitempty" desc:"Its purpose." max:"500"`
+	Name        string `json:"name" desc:"E.g. \"Berlin fintech prospects\"." max:"100" chars:"plain"`
+	Description string `json:"description,omitempty" desc:"Its purpose." max:"500" chars:"plain"`
 	DryRun      bool   `json:"dry_run,omitempty" desc:"Preview only."`
 }
 
@@ -24,19 +25,21 @@ type createCollectionOutput struct {
 // (name and id), its facts, then the note, which says what to do next.
 func (o createCollectionOutput) Text() string {
 	c := o.Collection
-	name := strconv.Quote(c.Name)
+	name := untrusted.Quoted(c.Name)
 	var p tools.Plain
 	switch {
 	case o.DryRun && o.Created:
 		p.Line("Dry run: no collection is named " + name + "; the call would create it, with 0 companies.")
 	case o.DryRun:
-		p.Line("Dry run: the collection " + name + " (" + c.ID + ") already exists; the call would return it unchanged.")
+		p.Line("Dry run: the collection " + name + " (" + untrusted.Inline(c.ID) + ") already exists; the call would return it unchanged.")
 	case o.Created:
-		p.Line("Created the collection " + name + " (" + c.ID + ").")
+		p.Line("Created the collection " + name + " (" + untrusted.Inline(c.ID) + ").")
 	default:
-		p.Line("The collection " + name + " (" + c.ID + ") already existed; nothing was created.")
+		p.Line("The collection " + name + " (" + untrusted.Inline(c.ID) + ") already existed; nothing was created.")
 	}
-	p.Fact("description", c.Description)
+	if c.Description != "" {
+		p.Fact("description", untrusted.Quoted(c.Description))
+	}
 	if c.ID != "" {
 		p.Fact("companies", strconv.Itoa(c.ItemCount))
 		p.Fact("created", c.CreatedAt)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -79,7 +80,7 @@ func dryAddToCollection(ctx context.Context, d Deps, collectionID string, ids, d
 		col = tools.CollectionFrom(&page.Collection)
 		for _, it := range page.Items {
 			present[it.Company.Id] = true
-			names[it.Company.Id] = it.Company.Name
+			names[it.Company.Id] = untrusted.Clean(it.Company.Name)
 		}
 		if page.NextToken == nil || *page.NextToken == "" {
 			break
@@ -103,7 +104,7 @@ func dryAddToCollection(ctx context.Context, d Deps, collectionID string, ids, d
 		for i, id := range rest {
 			if i < len(found) && found[i] != nil {
 				out.Added = append(out.Added, id)
-				names[id] = found[i].Name
+				names[id] = untrusted.Clean(found[i].Name)
 			} else {
 				out.NotFound = append(out.NotFound, id)
 			}
@@ -132,7 +133,7 @@ func dryRemoveFromCollection(ctx context.Context, d Deps, collectionID string, i
 		}
 		col = tools.CollectionFrom(&page.Collection)
 		for _, it := range page.Items {
-			names[it.Company.Id] = it.Company.Name
+			names[it.Company.Id] = untrusted.Clean(it.Company.Name)
 		}
 		if page.NextToken == nil || *page.NextToken == "" {
 			break
@@ -166,6 +167,7 @@ func dryRequestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscov
 		return requestEmailDiscoveryOutput{}, tools.NotFoundf("no company has id %q; the call would fail. Find ids with search_companies", tools.Excerpt(in.CompanyID))
 	}
 	roles := slices.Clone(nonNil(in.Roles))
-	return requestEmailDiscoveryOutput{DryRun: true, company: found[0].Name, Job: emailDiscoveryJob{CompanyID: in.CompanyID, Roles: roles, Status: "NOT_STARTED", Contacts: []tools.Contact{}},
-		Note: tools.JoinNotes(dryRunNote, fmt.Sprintf("The call would start an email-discovery job at %s. %s", found[0].Name, tools.BudgetFrom(ctx)))}, nil
+	name := untrusted.Clean(found[0].Name)
+	return requestEmailDiscoveryOutput{DryRun: true, company: name, Job: emailDiscoveryJob{CompanyID: in.CompanyID, Roles: roles, Status: "NOT_STARTED", Contacts: []tools.Contact{}},
+		Note: tools.JoinNotes(dryRunNote, fmt.Sprintf("The call would start an email-discovery job at %s. %s", untrusted.Quoted(name), tools.BudgetFrom(ctx)))}, nil
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/mutation"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 )
 
@@ -36,7 +36,7 @@ type removeFromCollectionOutput struct {
 func (o removeFromCollectionOutput) Text() string {
 	c := o.Collection
 	var p tools.Plain
-	target := "the collection " + strconv.Quote(c.Name) + " (" + c.ID + ")"
+	target := "the collection " + untrusted.Quoted(c.Name) + " (" + untrusted.Inline(c.ID) + ")"
 	removed := "removed"
 	if o.DryRun {
 		removed = "would remove"
@@ -44,9 +44,9 @@ func (o removeFromCollectionOutput) Text() string {
 	} else {
 		p.Line(fmt.Sprintf("Removed %s from %s, which now holds %s.", companies(len(o.Removed)), target, companies(c.ItemCount)))
 	}
-	p.Fact(removed, strings.Join(o.Removed, ", "))
-	p.Fact("not present", strings.Join(o.NotPresent, ", "))
-	p.Fact("duplicates dropped", strings.Join(o.DuplicatesDropped, ", "))
+	p.Fact(removed, untrusted.InlineAll(o.Removed, ", "))
+	p.Fact("not present", untrusted.InlineAll(o.NotPresent, ", "))
+	p.Fact("duplicates dropped", untrusted.InlineAll(o.DuplicatesDropped, ", "))
 	p.Fact("collection", c.Line())
 	p.Line(o.Note)
 	return p.String()

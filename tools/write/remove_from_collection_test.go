@@ -140,7 +140,7 @@ func TestRemoveFromCollectionDryRunReadsOnly(t *testing.T) {
 	r.On("GetCollectionItems", mock.Anything, "col_1", mock.Anything, (*string)(nil)).Return(page, nil).Once()
 	out, err := dryRemoveFromCollection(t.Context(), Deps{Lookup: r}, "col_1", []string{"cmp_2", "cmp_404"}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, "Remove 1 company from your collection \"Prospects\" (now 2 companies):\n  - Globex (cmp_2)\n"+
+	assert.Equal(t, "Remove 1 company from your collection \"Prospects\" (now 2 companies):\n  - \"Globex\" (cmp_2)\n"+
 		"Not in it, so nothing to remove: cmp_404.\nAdding a company again later puts it at the end of the collection.", out.Preview())
 }
 

@@ -5,17 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/companyintel/mcp-server/graphql/query"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
 
 type requestEmailDiscoveryInput struct {
 	CompanyID string   `json:"company_id" desc:"Company id." max:"100"`
-	Roles     []string `json:"roles,omitempty" desc:"E.g. [\"CEO\"]; default: leadership roles." max:"10"`
+	Roles     []string `json:"roles,omitempty" desc:"E.g. [\"CEO\"]; default: leadership roles." max:"10" chars:"title"`
 	DryRun    bool     `json:"dry_run,omitempty" desc:"Preview only."`
 }
 
@@ -43,16 +43,16 @@ type requestEmailDiscoveryOutput struct {
 func (o requestEmailDiscoveryOutput) Text() string {
 	j := o.Job
 	var p tools.Plain
-	company := j.CompanyID
+	company := untrusted.Inline(j.CompanyID)
 	if o.company != "" {
-		company = o.company + " (" + j.CompanyID + ")"
+		company = untrusted.Quoted(o.company) + " (" + untrusted.Inline(j.CompanyID) + ")"
 	}
 	if o.DryRun {
 		p.Line("Dry run: no email-discovery job was started at " + company + "; status " + j.Status + ".")
 	} else {
-		p.Line("Email-discovery job " + j.ID + " at " + company + ": " + j.Status + ".")
+		p.Line("Email-discovery job " + untrusted.Inline(j.ID) + " at " + company + ": " + untrusted.Inline(j.Status) + ".")
 	}
-	roles := strings.Join(j.Roles, ", ")
+	roles := quotedAll(j.Roles)
 	if roles == "" {
 		roles = "leadership roles (the default)"
 	}
@@ -126,10 +126,10 @@ func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscovery
 		return requestEmailDiscoveryOutput{}, err
 	}
 	out := requestEmailDiscoveryOutput{Job: emailDiscoveryJob{
-		ID:          job.Id,
-		CompanyID:   job.CompanyId,
-		Roles:       nonNil(job.Roles),
-		Status:      string(job.Status),
+		ID:          untrusted.Clean(job.Id),
+		CompanyID:   untrusted.Clean(job.CompanyId),
+		Roles:       untrusted.CleanAll(nonNil(job.Roles)),
+		Status:      untrusted.Clean(string(job.Status)),
 		RequestedAt: tools.Timestamp(job.RequestedAt),
 		Contacts:    tools.ContactsFrom(job.Contacts),
 	}}
@@ -208,10 +208,10 @@ func followEmailDiscovery(d Deps) *tools.Follow[requestEmailDiscoveryOutput] {
 					Message: "the backend's email-discovery job " + ref.ID + " failed and found no contacts; a new job may be started"}
 			}
 			out := requestEmailDiscoveryOutput{Job: emailDiscoveryJob{
-				ID:          job.Id,
-				CompanyID:   job.CompanyId,
-				Roles:       nonNil(job.Roles),
-				Status:      string(job.Status),
+				ID:          untrusted.Clean(job.Id),
+				CompanyID:   untrusted.Clean(job.CompanyId),
+				Roles:       untrusted.CleanAll(nonNil(job.Roles)),
+				Status:      untrusted.Clean(string(job.Status)),
 				RequestedAt: tools.Timestamp(job.RequestedAt),
 				Contacts:    tools.ContactsFrom(job.Contacts),
 			}}
