@@ -421,6 +421,7 @@ func TestIssuerCutsSlowAndLargeRequests(t *testing.T) {
 			require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second))) // the test's own bound, never reached when the issuer cuts
 			answer, _ := io.ReadAll(conn)
 			elapsed := time.Since(start)
+			t.Logf("deadline %s: cut after %s", tc.deadline, elapsed.Round(time.Millisecond))
 			assert.Less(t, elapsed, tc.deadline+time.Second, "cut at the read deadline, not left waiting: %s", answer)
 			assert.GreaterOrEqual(t, elapsed, tc.deadline-50*time.Millisecond, "the deadline, not an immediate refusal")
 			assert.NotContains(t, string(answer), "200 OK")
@@ -564,4 +565,26 @@ func httptestServer(t *testing.T, h http.Handler) string {
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { srv.Close() })
 	return "http://" + ln.Addr().String()
+}
+
+// TestSignInFloodNeverStopsTheNextSignIn: authorization codes a flood
+// leaves unredeemed (here a thousand, the table's size) make the oldest
+// give way; the next person's sign-in still gets a code and a token.
+func TestSignInFloodNeverStopsTheNextSignIn(t *testing.T) {
+	f := startAS(t, nil)
+	conf := f.oauthConfig(authn.DemoTokenRedirectURI)
+	var first string
+	for n := range 1000 {
+		_, loc, body := authorize(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("login_hint", "flood")))
+		require.NotNil(t, loc, body)
+		require.NotEmpty(t, loc.Query().Get("code"), "sign-in %d: %s", n, loc.Query().Get("error_description"))
+		if n == 0 {
+			first = loc.Query().Get("code")
+		}
+		f.clock.Add(time.Millisecond)
+	}
+	tok := f.login(t, "alice", "companies:read")
+	assert.NotEmpty(t, tok.AccessToken)
+	_, err := conf.Exchange(context.Background(), first, oauth2.VerifierOption(oauth2.GenerateVerifier()))
+	assert.Equal(t, "invalid_grant", oauthCode(err), "the oldest code gave way")
 }

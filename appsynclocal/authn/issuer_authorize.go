@@ -262,7 +262,8 @@ func (i *Issuer) knowsUser(u string) bool {
 	return userName.MatchString(u)
 }
 
-// newCode stores a grant under a fresh code, dropping expired ones first.
+// newCode stores a grant under a fresh code, making room if need be
+// (makeRoom): a flood of sign-ins never stops the next one.
 func (i *Issuer) newCode(g codeGrant) (string, error) {
 	code, err := randomToken()
 	if err != nil {
@@ -271,16 +272,7 @@ func (i *Issuer) newCode(g codeGrant) (string, error) {
 	now := i.now()
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if len(i.codes) >= maxCodes {
-		for c, old := range i.codes {
-			if !now.Before(old.expiry) {
-				delete(i.codes, c)
-			}
-		}
-	}
-	if len(i.codes) >= maxCodes {
-		return "", errors.New("too many authorization requests in flight; retry in a minute")
-	}
+	makeRoom(i.codes, maxCodes, now, func(g codeGrant) time.Time { return g.expiry })
 	i.codes[code] = g
 	return code, nil
 }
@@ -315,4 +307,31 @@ func randomToken() (string, error) {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// makeRoom keeps a bounded table of expiring entries (codes, refresh
+// tokens) able to take one more: past max it drops the expired entries,
+// and if none has expired, the one closest to expiry. A flood then costs
+// the oldest entry its life, never everyone their next sign-in (a table
+// that refused when full would be what the flood exhausts).
+func makeRoom[K comparable, V any](m map[K]V, max int, now time.Time, expiry func(V) time.Time) {
+	if len(m) < max {
+		return
+	}
+	var soonest K
+	var at time.Time
+	found := false
+	for k, v := range m {
+		e := expiry(v)
+		if !now.Before(e) {
+			delete(m, k)
+			continue
+		}
+		if !found || e.Before(at) {
+			soonest, at, found = k, e, true
+		}
+	}
+	if len(m) >= max && found {
+		delete(m, soonest)
+	}
 }

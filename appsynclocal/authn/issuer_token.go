@@ -64,16 +64,7 @@ func (i *Issuer) newRefreshToken(g refreshGrant) (string, error) {
 	g.expiry = now.Add(refreshTTL)
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if len(i.refresh) >= maxRefresh {
-		for t, old := range i.refresh {
-			if !now.Before(old.expiry) {
-				delete(i.refresh, t)
-			}
-		}
-	}
-	if len(i.refresh) >= maxRefresh {
-		return "", errors.New("too many refresh tokens outstanding")
-	}
+	makeRoom(i.refresh, maxRefresh, now, func(g refreshGrant) time.Time { return g.expiry })
 	i.refresh[rt] = g
 	return rt, nil
 }
@@ -238,19 +229,9 @@ func (i *Issuer) refreshGrantToken(form url.Values, cl Client) (issued, *oauthEr
 // rememberRotatedLocked keeps a rotated token until it would have expired,
 // bounded like the live ones.
 func (i *Issuer) rememberRotatedLocked(rt string, r rotatedRefresh, now time.Time) {
-	if len(i.rotated) >= maxRefresh {
-		for t, old := range i.rotated {
-			if !now.Before(old.expiry) {
-				delete(i.rotated, t)
-			}
-		}
-	}
-	if len(i.rotated) >= maxRefresh {
-		for t := range i.rotated { // forget one: reuse detection degrades, never the service
-			delete(i.rotated, t)
-			break
-		}
-	}
+	// Full, the oldest is forgotten: reuse detection degrades for it,
+	// never the service.
+	makeRoom(i.rotated, maxRefresh, now, func(r rotatedRefresh) time.Time { return r.expiry })
 	i.rotated[rt] = r
 }
 
