@@ -14,9 +14,9 @@
 //     and @aws_iam directives: "Not Authorized to access X on type Y".
 //   - Server-side limits and opaque nextToken pagination.
 //
-// Data comes from package store (SQLite with FTS5) over a deterministic
-// synthetic data set (package dataset). Faults (latency, 5xx, throttling,
-// malformed bodies, partial errors) can be switched on at run time through
-// Backend.Faults, flags of cmd/appsync-local, or POST /__faults from
-// loopback.
+// Data comes from package store (SQLite, with its own search index) over a
+// deterministic synthetic data set (package dataset). Faults (latency, 5xx,
+// throttling, malformed bodies, partial errors) can be switched on at run
+// time through Backend.Faults, flags of cmd/appsync-local, or POST /__faults
+// from loopback.
 package appsynclocal

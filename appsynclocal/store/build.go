@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -17,11 +18,10 @@ import (
 // schemaVersion identifies the companies database layout. Together with
 // dataset.Version, the size and the seed, it decides whether a database on
 // disk can be reused.
-const schemaVersion = 2
+const schemaVersion = 3
 
-// companiesDDL creates the tables. Indexes and the FTS content are added after
-// the bulk insert, which is several times faster than maintaining them row by
-// row.
+// companiesDDL creates the tables. The build writes each table once, in
+// bulk: there is no index to maintain row by row, and no full-text engine.
 const companiesDDL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE companies (
@@ -36,57 +36,33 @@ CREATE TABLE companies (
 	founded     INTEGER NOT NULL,
 	updated_ms  INTEGER NOT NULL  -- Unix milliseconds
 );
--- What filters test, apart from the text: rows of ~20 bytes, so checking a
--- full-text match against filters, or scanning for a list, touches a few
--- megabytes instead of every profile.
-CREATE TABLE facts (
-	num       INTEGER PRIMARY KEY,
-	country   TEXT NOT NULL,
-	cat_mask  INTEGER NOT NULL, -- bit i set: the company is in dataset.Categories[i]
-	employees INTEGER NOT NULL,
-	founded   INTEGER NOT NULL
+-- The inverted index: for each index word (indexWords), the companies that
+-- have it, in number order, as one blob (see encodePostings): a search
+-- reads a few blobs instead of a row per match.
+CREATE TABLE postings (
+	term  TEXT PRIMARY KEY,
+	count INTEGER NOT NULL,
+	list  BLOB NOT NULL
 );
--- Counts per (country, category set): facet totals and filter-only totals
--- are sums over a few thousand rows instead of scans over a million.
-CREATE TABLE facet_combos (
-	country  TEXT NOT NULL,
-	cat_mask INTEGER NOT NULL,
-	count    INTEGER NOT NULL,
-	PRIMARY KEY (country, cat_mask)
-) WITHOUT ROWID;
--- Contentless FTS5 keyed by company number: search needs only which rows
--- match (the text lives once, in companies). One column of words (ftsWords):
--- the profile's words; the same words again, marked with the field they are
--- in (n_ name, c_ categories, t_ city), for the relevance tiers; and one word
--- per country and per category, for filters. So each tier and each filter
--- value is a list of its own, which FTS5 intersects with the words, skipping
--- through the longer lists, instead of checking positions or looking up a
--- row for every match. '_' is a token character, and is removed from the
--- text, so a marked word is never a word of the text. Porter stemming lets
--- "robots" find "robotics". detail=none: no query needs positions.
-CREATE VIRTUAL TABLE companies_fts USING fts5(
-	words,
-	content='', detail=none,
-	tokenize='porter unicode61 remove_diacritics 2 tokenchars ''_'''
+-- What filters and orders read, one array per column over every company
+-- (see columns.go): loaded into memory when the store opens.
+CREATE TABLE columns (
+	name TEXT PRIMARY KEY,
+	data BLOB NOT NULL
 );
 `
 
-// companiesIndexDDL runs after the bulk insert and mergeIndex.
-const companiesIndexDDL = `
-CREATE INDEX facts_facets ON facts (country, cat_mask, employees, founded);
-INSERT INTO facet_combos SELECT country, cat_mask, count(*) FROM facts GROUP BY country, cat_mask;
-ANALYZE;
-`
-
-// insertBatch is how many companies one INSERT statement carries. Fewer,
-// larger statements cut the per-statement cost that dominates bulk loads.
+// insertBatch is how many rows one INSERT statement carries. Fewer, larger
+// statements cut the per-statement cost that dominates bulk loads.
 const insertBatch = 64
 
-// companyColumns, factColumns and ftsColumns are bound per row.
+// buildChunk is how many companies a generating worker makes at a time.
+const buildChunk = 256
+
+// companyColumns and postingColumns are bound per row.
 const (
 	companyColumns = 10
-	factColumns    = 5
-	ftsColumns     = 2
+	postingColumns = 3
 )
 
 // openCompanies opens the companies database at path, building it first when
@@ -197,15 +173,22 @@ func buildCompanies(ctx context.Context, path string, gen *dataset.Generator, me
 	return nil
 }
 
-// progressEvery is how many companies the build inserts between two progress
-// lines: ten lines for a million, none for the default 20,000.
-var progressEvery = 100_000
+// progressInterval is how often the build logs a progress line: a person
+// watching a million companies being built sees it working.
+var progressInterval = 3 * time.Second
 
 // writeCompanies fills a new database file. Durability pragmas are off: if
 // the process dies the file is simply not renamed into place.
+//
+// Companies are generated in chunks by one worker per CPU (company i
+// depends only on the seed and i); the chunks are then taken in order by
+// two goroutines at once: one inserts the rows into SQLite, the other adds
+// each company's words to the in-memory postings and its facts to the
+// columns. Last, the postings, the columns and the name order are written,
+// in the same transaction.
 func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, meta map[string]string, log *slog.Logger) error {
-	db, err := openDB(ctx, path, nil, "journal_mode(OFF)", "synchronous(OFF)",
-		"cache_size(-262144)", "temp_store(MEMORY)", "locking_mode(EXCLUSIVE)")
+	db, err := openDB(ctx, path, nil, "page_size(16384)", "journal_mode(OFF)", "synchronous(OFF)",
+		"cache_size(-131072)", "temp_store(MEMORY)", "locking_mode(EXCLUSIVE)")
 	if err != nil {
 		return err
 	}
@@ -214,149 +197,160 @@ func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, me
 	if _, err := db.ExecContext(ctx, companiesDDL); err != nil {
 		return fmt.Errorf("creating tables: %w", err)
 	}
-	if err := insertCompanies(ctx, db, gen, log); err != nil {
-		return err
-	}
-	log.Info("indexing companies database", "companies", gen.Len())
-	if err := mergeIndex(ctx, db); err != nil {
-		return fmt.Errorf("merging the full-text index: %w", err)
-	}
-	if _, err := db.ExecContext(ctx, companiesIndexDDL); err != nil {
-		return fmt.Errorf("indexing: %w", err)
-	}
-	for _, k := range []string{"schema", "generator", "companies", "seed", "complete"} {
-		if _, err := db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)`, k, meta[k]); err != nil {
-			return fmt.Errorf("writing meta: %w", err)
-		}
-	}
-	return db.Close()
-}
-
-// mergePages is how many pages one step of mergeIndex writes: 0.05-0.25 s
-// each at 400,000 companies on the loaded 2-core machine (2,000 pages took
-// 3-17 s a step), so a cancelled build stops soon.
-const mergePages = 200
-
-// mergeIndex merges the full-text index into one b-tree, as FTS5's
-// 'optimize' does, so queries read one list per word. 'optimize' is one
-// long command (seconds at a million companies) that SQLite cannot
-// interrupt, so this runs FTS5's incremental 'merge' in steps and checks
-// ctx between them. A negative page count puts every segment on one level
-// first, and usermerge=2 lets the last two be merged; FTS5 documents that a
-// step changing fewer than 2 rows (total_changes) had nothing left to do.
-// db must hold one connection, so total_changes counts this one's work.
-func mergeIndex(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, `INSERT INTO companies_fts (companies_fts, rank) VALUES ('usermerge', 2)`); err != nil {
-		return err
-	}
-	for {
-		var before, after int64
-		if err := db.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
-			return err
-		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO companies_fts (companies_fts, rank) VALUES ('merge', ?)`, -mergePages); err != nil {
-			return err
-		}
-		if err := db.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
-			return err
-		}
-		if after-before < 2 {
-			return nil
-		}
-	}
-}
-
-// insertCompanies generates companies on one goroutine while this one inserts
-// them, in one transaction with prepared multi-row statements, logging every
-// progressEvery companies.
-func insertCompanies(ctx context.Context, db *sql.DB, gen *dataset.Generator, log *slog.Logger) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []dataset.Company, 8)
-	go func() {
-		defer close(batches)
-		for lo := 0; lo < gen.Len(); lo += insertBatch {
-			hi := min(lo+insertBatch, gen.Len())
-			b := make([]dataset.Company, 0, hi-lo)
-			for i := lo; i < hi; i++ {
-				b = append(b, gen.Company(i))
-			}
-			select {
-			case batches <- b:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	tables := []struct {
-		name string // with its column list
-		cols int
-		row  func(c dataset.Company) []any
-	}{
-		{"companies (num, name, domain, description, country, city, categories, employees, founded, updated_ms)", companyColumns, func(c dataset.Company) []any {
-			return []any{c.Num, c.Name, c.Domain, c.Description, c.CountryCode, c.City,
-				strings.Join(c.CategoryNames(), "|"), c.Employees, c.Founded, c.UpdatedAt.UnixMilli()}
-		}},
-		{"facts (num, country, cat_mask, employees, founded)", factColumns, func(c dataset.Company) []any {
-			return []any{c.Num, c.CountryCode, categoryMask(c.Categories), c.Employees, c.Founded}
-		}},
-		{"companies_fts (rowid, words)", ftsColumns, func(c dataset.Company) []any {
-			return []any{c.Num, ftsWords(c)}
-		}},
-	}
-	stmts := map[int][]*sql.Stmt{} // by batch length, one per table
-	defer func() {
-		for _, ss := range stmts {
-			for _, s := range ss {
-				s.Close()
+
+	start := time.Now()
+	dict := newTermDict()
+	chunks := generateChunks(ctx, gen, dict)
+	toInsert, toIndex := make(chan *genChunk, 4), make(chan *genChunk, 4)
+	go func() {
+		defer close(toInsert)
+		defer close(toIndex)
+		for c := range chunks {
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				return
 			}
+			toInsert <- c
+			toIndex <- c
 		}
 	}()
-	prepared := func(n int) ([]*sql.Stmt, error) {
-		if ss, ok := stmts[n]; ok {
-			return ss, nil
+	ix := newIndexBuilder(gen.Len(), dict)
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		for c := range toIndex {
+			ix.add(c)
 		}
-		for _, t := range tables {
-			s, err := tx.PrepareContext(ctx, insertSQL(t.name, t.cols, n))
-			if err != nil {
-				return nil, err
-			}
-			stmts[n] = append(stmts[n], s)
+	}()
+	insertErr := insertRows(ctx, tx, toInsert, gen.Len(), start, log)
+	if insertErr != nil {
+		cancel()
+		for range toInsert { // let the feeder and the indexer finish
 		}
-		return stmts[n], nil
 	}
-	args := make([]any, 0, insertBatch*companyColumns)
-	start, done := time.Now(), 0
-	for b := range batches {
-		ss, err := prepared(len(b)) // every batch but the last is full
-		if err != nil {
-			return err
-		}
-		for i, t := range tables {
-			args = args[:0]
-			for _, c := range b {
-				args = append(args, t.row(c)...)
-			}
-			if _, err := ss[i].ExecContext(ctx, args...); err != nil {
-				return fmt.Errorf("inserting into %s: %w", strings.Fields(t.name)[0], err)
-			}
-		}
-		if done/progressEvery != (done+len(b))/progressEvery {
-			log.Info("building companies database", "inserted", done+len(b), "of", gen.Len(),
-				"elapsed", time.Since(start).Round(100*time.Millisecond).String())
-		}
-		done += len(b)
+	<-indexed
+	if insertErr != nil {
+		return insertErr
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return tx.Commit()
+	log.Info("indexing companies database", "companies", gen.Len(), "terms", len(ix.terms),
+		"elapsed", time.Since(start).Round(100*time.Millisecond).String())
+	if err := ix.write(ctx, tx); err != nil {
+		return fmt.Errorf("writing the index: %w", err)
+	}
+	for _, k := range []string{"schema", "generator", "companies", "seed", "complete"} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)`, k, meta[k]); err != nil {
+			return fmt.Errorf("writing meta: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return db.Close()
+}
+
+// genChunk is companies lo.. generated by one worker, with what the index
+// needs of each; done is closed when it is filled.
+type genChunk struct {
+	lo        int
+	companies []dataset.Company
+	words     [][]int32 // each company's distinct index words, numbered by a termDict
+	done      chan struct{}
+}
+
+// generateChunks generates every company on one worker per CPU and returns
+// the chunks in order; a chunk's done is closed once it is filled. At most
+// a few chunks per worker are ahead of their consumer.
+func generateChunks(ctx context.Context, gen *dataset.Generator, dict *termDict) <-chan *genChunk {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	ordered := make(chan *genChunk, 4*workers)
+	jobs := make(chan *genChunk)
+	go func() {
+		defer close(ordered)
+		defer close(jobs)
+		for lo := 0; lo < gen.Len(); lo += buildChunk {
+			c := &genChunk{lo: lo, done: make(chan struct{})}
+			select {
+			case ordered <- c:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- c:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			words := newWordIndexer(dict)
+			for c := range jobs {
+				hi := min(c.lo+buildChunk, gen.Len())
+				c.companies = make([]dataset.Company, 0, hi-c.lo)
+				c.words = make([][]int32, 0, hi-c.lo)
+				for i := c.lo; i < hi; i++ {
+					co := gen.Company(i)
+					c.companies = append(c.companies, co)
+					c.words = append(c.words, words.of(co))
+				}
+				close(c.done)
+			}
+		}()
+	}
+	return ordered
+}
+
+// insertRows inserts the companies of each chunk, in order, with prepared
+// multi-row statements, logging progress every progressInterval.
+func insertRows(ctx context.Context, tx *sql.Tx, chunks <-chan *genChunk, total int, start time.Time, log *slog.Logger) error {
+	stmts := map[int]*sql.Stmt{} // by rows per statement
+	defer func() {
+		for _, s := range stmts {
+			s.Close()
+		}
+	}()
+	args := make([]any, 0, insertBatch*companyColumns)
+	done, lastLog := 0, start
+	for c := range chunks {
+		for lo := 0; lo < len(c.companies); lo += insertBatch {
+			batch := c.companies[lo:min(lo+insertBatch, len(c.companies))]
+			stmt, ok := stmts[len(batch)]
+			if !ok {
+				var err error
+				if stmt, err = tx.PrepareContext(ctx, insertSQL("companies (num, name, domain, description, country, city, categories, employees, founded, updated_ms)",
+					companyColumns, len(batch))); err != nil {
+					return err
+				}
+				stmts[len(batch)] = stmt
+			}
+			args = args[:0]
+			for _, co := range batch {
+				args = append(args, co.Num, co.Name, co.Domain, co.Description, co.CountryCode, co.City,
+					strings.Join(co.CategoryNames(), "|"), co.Employees, co.Founded, co.UpdatedAt.UnixMilli())
+			}
+			if _, err := stmt.ExecContext(ctx, args...); err != nil {
+				return fmt.Errorf("inserting companies: %w", err)
+			}
+		}
+		done += len(c.companies)
+		if now := time.Now(); now.Sub(lastLog) >= progressInterval || done == total {
+			lastLog = now
+			log.Info("building companies database", "inserted", done, "of", total,
+				"elapsed", now.Sub(start).Round(100*time.Millisecond).String())
+		}
+	}
+	return ctx.Err()
 }
 
 // insertSQL is an INSERT into table (with its column list) of n rows of
@@ -367,8 +361,8 @@ func insertSQL(table string, cols, n int) string {
 }
 
 // categoryMask sets bit i for each category index i.
-func categoryMask(cats []int) int64 {
-	var m int64
+func categoryMask(cats []int) uint64 {
+	var m uint64
 	for _, c := range cats {
 		m |= 1 << c
 	}

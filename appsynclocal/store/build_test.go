@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,8 +20,8 @@ func dump(t *testing.T, s *Store) string {
 	var b bytes.Buffer
 	for _, q := range []string{
 		`SELECT num, name, domain, description, country, city, categories, employees, founded, updated_ms FROM companies ORDER BY num`,
-		`SELECT num, country, cat_mask, employees, founded FROM facts ORDER BY num`,
-		`SELECT country, cat_mask, count FROM facet_combos ORDER BY country, cat_mask`,
+		`SELECT term, count, hex(list) FROM postings ORDER BY term`,
+		`SELECT name, hex(data) FROM columns ORDER BY name`,
 	} {
 		rows, err := s.companies.Query(q)
 		require.NoError(t, err)
@@ -141,8 +142,8 @@ func (h cancelOnProgress) Handle(_ context.Context, r slog.Record) error {
 }
 
 func TestBuildLogsProgressAndStopsWhenCancelled(t *testing.T) {
-	defer func(n int) { progressEvery = n }(progressEvery)
-	progressEvery = 10 * insertBatch
+	defer func(d time.Duration) { progressInterval = d }(progressInterval)
+	progressInterval = 0 // a line per chunk
 
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -152,8 +153,8 @@ func TestBuildLogsProgressAndStopsWhenCancelled(t *testing.T) {
 
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Contains(t, err.Error(), "stopped")
-	assert.Contains(t, lines.String(), "inserted=640 of=5000")
-	assert.NotContains(t, lines.String(), "inserted=1280", "no batch is inserted after the cancel")
+	assert.Contains(t, lines.String(), "inserted=256 of=5000")
+	assert.NotContains(t, lines.String(), "inserted=512", "no chunk is inserted after the cancel")
 	assert.Contains(t, lines.String(), "stopped building companies database; nothing was kept")
 	left, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -161,8 +162,8 @@ func TestBuildLogsProgressAndStopsWhenCancelled(t *testing.T) {
 }
 
 func TestBuildLogsProgressToTheEnd(t *testing.T) {
-	defer func(n int) { progressEvery = n }(progressEvery)
-	progressEvery = 16 * insertBatch
+	defer func(d time.Duration) { progressInterval = d }(progressInterval)
+	progressInterval = 0
 
 	var logs bytes.Buffer
 	s, err := Open(context.Background(), Options{Dir: t.TempDir(), Companies: 2500, Seed: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})

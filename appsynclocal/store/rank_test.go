@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -13,20 +12,18 @@ import (
 )
 
 // tierOf returns, for every company matching the words anywhere, the first
-// relevance tier whose fields hold them, asking FTS5 for one tier's words at
-// a time: the word matching is SQLite's; how tiers divide the matches, their
-// order, the filters and the paging are what is under test.
+// relevance tier whose fields hold them, testing each generated company's
+// words field by field (the straightforward plan, naive_test.go).
 func tierOf(t *testing.T, s *Store, terms []string, anyWord bool) map[int]int {
 	t.Helper()
 	tiers := map[int]int{}
-	for tier := len(tierMarks) - 1; tier >= 0; tier-- {
-		nums, err := s.queryNums(context.Background(),
-			`SELECT rowid FROM companies_fts WHERE companies_fts MATCH ?`, wordsIn(terms, anyWord, tier))
-		require.NoError(t, err)
-		for _, n := range nums {
-			if _, matches := tiers[n]; matches || tier == len(tierMarks)-1 {
-				tiers[n] = tier
-			}
+	indexed := make([]string, len(terms))
+	for i, w := range terms {
+		indexed[i] = termOf(w)
+	}
+	for i, c := range newNaiveData(s.gen).cs {
+		if tier := c.tier(indexed, anyWord); tier >= 0 {
+			tiers[i] = tier
 		}
 	}
 	return tiers

@@ -3,7 +3,8 @@
 //
 // Two files live in the data directory:
 //
-//   - companies-<N>-<seed>.db: the generated companies with an FTS5 index.
+//   - companies-<N>-<seed>.db: the generated companies, an inverted index
+//     of their words (postings) and their filter and order columns.
 //     It is built once, then opened read-only and reused by later starts;
 //     a meta table records what it holds so a stale file is rebuilt.
 //   - state-<N>-<seed>.db: what users change (collections, email-discovery
@@ -20,6 +21,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/companyintel/mcp-server/appsynclocal/dataset"
 )
@@ -47,8 +50,14 @@ type Store struct {
 	companies *sql.DB // read-only once built
 	state     *sql.DB
 	tokens    tokenCodec
+	// index is what searches plan with (columns, lists, orders).
+	index *memIndex
+	// postingsCache keeps recently read postings lists, decoded.
+	postingsCache *lru.Cache[string, *postingList]
 	// maxCounted is MaxCounted, lowered by tests.
 	maxCounted int
+	// walkFactor forces a sorted search's plan in tests (see queryPlan).
+	walkFactor int
 	jobDelay   time.Duration
 	now        func() time.Time
 	log        *slog.Logger
@@ -91,20 +100,32 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	index, err := loadIndex(ctx, companies, gen.Len())
+	if err != nil {
+		companies.Close()
+		return nil, fmt.Errorf("loading the search index: %w", err)
+	}
+	cache, err := lru.New[string, *postingList](postingsCacheSize)
+	if err != nil {
+		companies.Close()
+		return nil, err
+	}
 	state, err := openState(ctx, filepath.Join(o.Dir, "state-"+name))
 	if err != nil {
 		companies.Close()
 		return nil, err
 	}
 	return &Store{
-		gen:        gen,
-		companies:  companies,
-		state:      state,
-		tokens:     newTokenCodec(o.Seed, o.Companies),
-		maxCounted: MaxCounted,
-		jobDelay:   o.JobDelay,
-		now:        o.Now,
-		log:        o.Logger,
+		gen:           gen,
+		companies:     companies,
+		state:         state,
+		tokens:        newTokenCodec(o.Seed, o.Companies),
+		index:         index,
+		postingsCache: cache,
+		maxCounted:    MaxCounted,
+		jobDelay:      o.JobDelay,
+		now:           o.Now,
+		log:           o.Logger,
 	}, nil
 }
 
@@ -115,3 +136,35 @@ func (s *Store) Close() error {
 
 // Len returns the number of companies in the data set.
 func (s *Store) Len() int { return s.gen.Len() }
+
+// postingsCacheSize is how many decoded postings lists the store keeps: at
+// a million companies a common word's list is a 125 KB bitmap, a rare
+// word's a few KB.
+const postingsCacheSize = 256
+
+// postings returns the companies having the index word term (none if no
+// company has it).
+func (s *Store) postings(ctx context.Context, term string) (*postingList, error) {
+	if l, ok := s.postingsCache.Get(term); ok {
+		return l, nil
+	}
+	var (
+		count int
+		data  []byte
+	)
+	err := s.companies.QueryRowContext(ctx, `SELECT count, list FROM postings WHERE term = ?`, term).Scan(&count, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		l := &postingList{}
+		s.postingsCache.Add(term, l)
+		return l, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l, err := decodePostings(data, count, s.gen.Len())
+	if err != nil {
+		return nil, fmt.Errorf("postings of %q: %w", term, err)
+	}
+	s.postingsCache.Add(term, l)
+	return l, nil
+}

@@ -25,32 +25,16 @@ type Vocabulary struct {
 
 // Vocabulary counts companies per country and per category. Values no company
 // carries are left out.
-func (s *Store) Vocabulary(ctx context.Context) (*Vocabulary, error) {
-	rows, err := s.companies.QueryContext(ctx, `SELECT country, cat_mask, count FROM facet_combos`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+func (s *Store) Vocabulary(context.Context) (*Vocabulary, error) {
 	countries := map[string]int{}
 	categories := make([]int, len(dataset.Categories))
-	for rows.Next() {
-		var (
-			code  string
-			mask  int64
-			count int
-		)
-		if err := rows.Scan(&code, &mask, &count); err != nil {
-			return nil, err
-		}
-		countries[code] += count
+	for _, c := range s.index.combos {
+		countries[dataset.Countries[c.country].Code] += c.count
 		for k := range categories {
-			if mask&(1<<k) != 0 {
-				categories[k] += count
+			if c.mask&(1<<k) != 0 {
+				categories[k] += c.count
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	v := &Vocabulary{Countries: []FacetCount{}, Categories: []FacetCount{}}
 	for _, c := range dataset.Countries {
