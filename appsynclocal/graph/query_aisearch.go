@@ -77,11 +77,11 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 func (r *queryResolver) useKeywords(ctx context.Context, q *interpret.Query, sq store.SearchQuery) error {
 	var absent []string
 	for _, w := range q.Keywords {
-		page, err := r.store.Search(ctx, store.SearchQuery{Keyword: w, Limit: 1})
+		total, _, err := r.store.Count(ctx, store.SearchQuery{Keyword: w})
 		if err != nil {
 			return err
 		}
-		if page.Total == 0 {
+		if total == 0 {
 			absent = append(absent, w)
 		}
 	}
@@ -89,14 +89,14 @@ func (r *queryResolver) useKeywords(ctx context.Context, q *interpret.Query, sq 
 	if len(q.Keywords) == 0 {
 		return nil
 	}
-	sq.Keyword, sq.Limit = strings.Join(q.Keywords, " "), 1
-	with, err := r.store.Search(ctx, sq)
-	if err != nil || with.Total > 0 {
+	sq.Keyword = strings.Join(q.Keywords, " ")
+	with, _, err := r.store.Count(ctx, sq)
+	if err != nil || with > 0 {
 		return err
 	}
 	sq.Keyword = ""
-	without, err := r.store.Search(ctx, sq)
-	if err != nil || without.Total == 0 {
+	without, _, err := r.store.Count(ctx, sq)
+	if err != nil || without == 0 {
 		return err
 	}
 	q.DropKeywords(slices.Clone(q.Keywords), "no company matching the filters has them")

@@ -111,3 +111,20 @@ func comparePages(t *testing.T, s *Store, q SearchQuery, wantIDs []string, wantT
 	require.Equal(t, wantIDs[:len(got)], got, "ids of the first pages: %s", name)
 	return pages
 }
+
+func TestCountIsSearchsTotal(t *testing.T) {
+	s, _ := openTest(t, Options{})
+	s.maxCounted = 50
+	for _, q := range []SearchQuery{
+		{Keyword: "software"}, {Keyword: "software", ExactCount: true}, {Keyword: "zzqx"},
+		{Keyword: "robotics", Facets: Facets{Countries: []string{"FR"}}}, {Facets: Facets{Countries: []string{"US"}}},
+		{MinEmployees: 100}, {MinEmployees: 100, FoundedFrom: 2000}, {Keyword: "warehouse fintech", AnyWord: true, MaxEmployees: 40},
+	} {
+		total, lower, err := s.Count(t.Context(), q)
+		require.NoError(t, err)
+		q.Limit = 1
+		p := mustSearch(t, s, q)
+		require.Equal(t, p.Total, total, "%+v", q)
+		require.Equal(t, p.TotalIsLowerBound, lower, "%+v", q)
+	}
+}

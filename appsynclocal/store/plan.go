@@ -92,6 +92,24 @@ func (s *Store) Search(ctx context.Context, q SearchQuery) (*CompanyPage, error)
 	return page, nil
 }
 
+// Count returns how many companies match q, as Search's Total and
+// TotalIsLowerBound would, without finding or loading any page: what
+// aiSearch asks of each keyword before it searches. q's Sort, Limit and
+// NextToken are ignored.
+func (s *Store) Count(ctx context.Context, q SearchQuery) (total int, lowerBound bool, err error) {
+	terms := Terms(q.Keyword)
+	if strings.TrimSpace(q.Keyword) != "" && len(terms) == 0 {
+		return 0, false, invalidf("keyword %q has no searchable words", q.Keyword)
+	}
+	p, err := s.plan(ctx, terms, q)
+	if err != nil {
+		return 0, false, err
+	}
+	page := &CompanyPage{}
+	p.count(page, -1)
+	return page.Total, page.TotalIsLowerBound, nil
+}
+
 // queryPlan is one search, with the postings of its words read.
 type queryPlan struct {
 	x        *memIndex
