@@ -162,6 +162,16 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 			followers[t.Name()] = f
 		}
 	}
+	if addFixtures != nil { // a test build's fixture tools (fixtures.go)
+		extra, follow := addFixtures()
+		served = append(served, extra...)
+		for name, f := range follow {
+			if followers == nil {
+				followers = map[string]*tools.Follower{}
+			}
+			followers[name] = f
+		}
+	}
 	if len(followers) > 0 {
 		// The tasks extension (internal/tasks): its calls may become tasks
 		// for the clients that negotiate it.

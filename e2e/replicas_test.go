@@ -71,9 +71,16 @@ func startHTTPProcessWith(t *testing.T, env []string, flags ...string) (string, 
 // backend's flags: args say where the backend is.
 func startHTTPProcessArgs(t *testing.T, env []string, args ...string) (string, *logBuffer, func()) {
 	t.Helper()
+	return startHTTPBinary(t, serverBin, env, args...)
+}
+
+// startHTTPBinary is startHTTPProcessArgs with another build of the server
+// (bin).
+func startHTTPBinary(t *testing.T, bin string, env []string, args ...string) (string, *logBuffer, func()) {
+	t.Helper()
 	flags := args
 	stderr := &logBuffer{}
-	cmd := exec.Command(serverBin, append([]string{"--http", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--http", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(childEnv(), env...)
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())

@@ -33,12 +33,20 @@ type Follow[Out any] struct {
 // renders its answers as the pipeline does: what package tasks uses.
 type Follower struct {
 	TTL, PollInterval time.Duration
+	// Required says a call must become a task: a client that did not
+	// negotiate the tasks extension is refused (-32021).
+	Required bool
 	// Start reads the job from a successful answer's structuredContent.
 	Start func(structured json.RawMessage) (job json.RawMessage, id string, settled bool, ok bool)
+	// Ask, when set, returns what the job still needs from the client
+	// given the responses so far (the extension's inputRequests, keyed);
+	// none lets Poll run.
+	Ask func(job json.RawMessage, responses map[string]json.RawMessage) map[string]json.RawMessage
 	// Poll asks after job: the final answer once settled, else a status
 	// sentence. A failure that may pass (the backend busy or unreachable)
-	// leaves the job unsettled and says so.
-	Poll func(ctx context.Context, job json.RawMessage) (res *mcp.CallToolResult, settled bool, status string)
+	// leaves the job unsettled and says so. Settled with no answer is a
+	// fault of the server: the task fails.
+	Poll func(ctx context.Context, job json.RawMessage, responses map[string]json.RawMessage) (res *mcp.CallToolResult, settled bool, status string)
 }
 
 // follower erases Follow's types, for Tool.
@@ -81,7 +89,7 @@ func (rt *Runtime) Follower(t Tool) *Follower {
 	}
 	return &Follower{
 		TTL: f.ttl, PollInterval: f.every, Start: f.start,
-		Poll: func(ctx context.Context, job json.RawMessage) (*mcp.CallToolResult, bool, string) {
+		Poll: func(ctx context.Context, job json.RawMessage, _ map[string]json.RawMessage) (*mcp.CallToolResult, bool, string) {
 			caller, ok := CallerFrom(ctx)
 			if !ok {
 				return nil, false, "the server could not tell who asks; the job is still followed"

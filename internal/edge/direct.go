@@ -70,7 +70,7 @@ func newDirect(s *server.MCPServer, transport *server.StreamableHTTPServer, logg
 // their order, all passing.
 func (d *direct) takes(r *http.Request, msg Message) bool {
 	f := msg.Frame
-	task := d.tasks != nil && isTaskMethod(f.Method)
+	task := d.tasks != nil && f.Method != string(mcp.MethodToolsCall) && tasksMethod(f.Method)
 	if r.Method != http.MethodPost || f.Kind != Request || !(directMethods[f.Method] || task) || msg.metaCase {
 		return false
 	}

@@ -29,6 +29,11 @@ import (
 // for the session in initialize's capabilities.
 type Tasks interface {
 	Follows(tool string) bool
+	// Requires reports whether a call of tool must become a task: one from
+	// a client that did not negotiate is refused (-32021). AnyRequired
+	// reports whether any tool must, so that other calls are not read.
+	Requires(tool string) bool
+	AnyRequired() bool
 	Create(ctx context.Context, tool string, result json.RawMessage) (json.RawMessage, bool)
 	Serve(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *Error)
 }
@@ -53,7 +58,19 @@ const (
 	routeServe
 	routeRefuse // a tasks/* method from a client that did not negotiate
 	routeFollow
+	routeRequired // a call that must be a task, from a client that did not negotiate
+	routeRemoved  // tasks/list or tasks/result: 2025-11-25's, not the extension's
 )
+
+// TaskCall reports whether ctx is a tool call that may become a task: the
+// tool may answer at once with the job it started (package tasks then
+// follows the job), rather than wait for it.
+func TaskCall(ctx context.Context) bool {
+	b, _ := ctx.Value(taskCallKey{}).(bool)
+	return b
+}
+
+type taskCallKey struct{}
 
 // route decides, reading the params only when the request could concern
 // the extension.
@@ -67,22 +84,38 @@ func route(ctx context.Context, t Tasks, method string, params json.RawMessage) 
 			return routeServe
 		}
 		return routeRefuse
+	case method == "tasks/list" || method == "tasks/result":
+		return routeRemoved
 	case method == string(mcp.MethodToolsCall):
-		session := sessionNegotiated(ctx)
-		if !session && !bytes.Contains(params, []byte(TasksExtension)) {
-			return routeNone
-		}
 		var p struct {
 			Name string `json:"name"`
+		}
+		session := sessionNegotiated(ctx)
+		if !session && !bytes.Contains(params, []byte(TasksExtension)) {
+			// The common case: the name is read only if a tool requires tasks.
+			if !t.AnyRequired() || !requiresAny(t, params) {
+				return routeNone
+			}
 		}
 		if json.Unmarshal(params, &p) != nil || !t.Follows(p.Name) {
 			return routeNone
 		}
-		if session || metaNegotiated(params) {
+		switch {
+		case session || metaNegotiated(params):
 			return routeFollow
+		case t.Requires(p.Name):
+			return routeRequired
 		}
 	}
 	return routeNone
+}
+
+// requiresAny reports whether the tool params name must become a task.
+func requiresAny(t Tasks, params json.RawMessage) bool {
+	var p struct {
+		Name string `json:"name"`
+	}
+	return json.Unmarshal(params, &p) == nil && t.Requires(p.Name)
 }
 
 // negotiated reports whether the request's client negotiated the extension.
@@ -138,7 +171,7 @@ func tasksHandler(t Tasks, next MessageHandler) MessageHandler {
 		return next
 	}
 	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
-		if !isTaskMethod(method) && method != string(mcp.MethodToolsCall) {
+		if !tasksMethod(method) {
 			return next(ctx, method, msg)
 		}
 		return serveTasks(ctx, t, method, paramsOf(msg), func(ctx context.Context) (json.RawMessage, *Error) {
@@ -155,8 +188,18 @@ func serveTasks(ctx context.Context, t Tasks, method string, params json.RawMess
 		return t.Serve(ctx, method, params)
 	case routeRefuse:
 		return nil, missingCapability(method)
+	case routeRequired:
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(params, &p)
+		e := missingCapability(method)
+		e.Message = Excerpt(p.Name, 60) + " runs only as a task, in the tasks extension, which this request did not negotiate: declare \"" + TasksExtension + "\" under _meta's io.modelcontextprotocol/clientCapabilities.extensions"
+		return nil, e
+	case routeRemoved:
+		return nil, &Error{Code: CodeMethodNotFound, Message: method + " is not a method of the tasks extension (" + TasksExtension + "), which inlines a task's result in tasks/get and has no task list"}
 	case routeFollow:
-		res, err := serve(ctx)
+		res, err := serve(context.WithValue(ctx, taskCallKey{}, true))
 		if err != nil {
 			return res, err
 		}
@@ -206,4 +249,9 @@ func taskHeaders(get func(string) string, f Frame) *Error {
 		return mismatch("the Mcp-Name header does not match params.taskId")
 	}
 	return nil
+}
+
+// tasksMethod reports whether the extension may have a say in method.
+func tasksMethod(method string) bool {
+	return isTaskMethod(method) || method == string(mcp.MethodToolsCall) || method == "tasks/list" || method == "tasks/result"
 }

@@ -25,7 +25,11 @@ type followAll struct {
 	served  []string
 }
 
-func (f *followAll) Follows(tool string) bool { return tool == "profile" || tool == "say" }
+func (f *followAll) Follows(tool string) bool {
+	return tool == "profile" || tool == "say" || tool == "must"
+}
+func (f *followAll) Requires(tool string) bool { return tool == "must" }
+func (f *followAll) AnyRequired() bool         { return true }
 
 func (f *followAll) Create(_ context.Context, tool string, result json.RawMessage) (json.RawMessage, bool) {
 	f.created = append(f.created, tool)

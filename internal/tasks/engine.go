@@ -80,6 +80,19 @@ func (e *Engine) StoreKind() string { return e.store.Kind() }
 // Follows reports whether a call of tool may become a task.
 func (e *Engine) Follows(tool string) bool { return e.follow[tool] != nil }
 
+// Requires reports whether a call of tool must become a task.
+func (e *Engine) Requires(tool string) bool { f := e.follow[tool]; return f != nil && f.Required }
+
+// AnyRequired reports whether a call of some tool must become a task.
+func (e *Engine) AnyRequired() bool {
+	for _, f := range e.follow {
+		if f.Required {
+			return true
+		}
+	}
+	return false
+}
+
 // Create turns the answer of a tool call (result, an encoded
 // CallToolResult) into a task: the record is stored, then the
 // CreateTaskResult returned. ok false sends the answer as it is: an error,
@@ -167,10 +180,45 @@ func (e *Engine) Serve(ctx context.Context, method string, params json.RawMessag
 		return b, nil
 	case "tasks/cancel":
 		e.cancel(ctx, r)
+	case "tasks/update":
+		var u struct {
+			InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		}
+		if json.Unmarshal(params, &u) != nil || u.InputResponses == nil {
+			return nil, &edge.Error{Code: edge.CodeInvalidParams, Message: `invalid params for tasks/update: member "params.inputResponses" must be an object of responses, keyed as the task's inputRequests are`}
+		}
+		e.update(ctx, r, u.InputResponses)
 	}
-	// tasks/update: these tasks never ask for input, so every response is
-	// for a request that is not outstanding, which the extension ignores.
 	return json.RawMessage(`{"resultType":"complete"}`), nil
+}
+
+// update keeps the responses to the requests the task waits on; a response
+// to any other key (never asked, answered already) is ignored, as the
+// extension says.
+func (e *Engine) update(ctx context.Context, r Record, responses map[string]json.RawMessage) {
+	if r.Status.Terminal() {
+		return
+	}
+	next := r
+	next.Responses = map[string]json.RawMessage{}
+	for k, v := range r.Responses {
+		next.Responses[k] = v
+	}
+	added := false
+	for k, v := range responses {
+		if _, asked := r.Inputs[k]; asked {
+			if _, done := r.Responses[k]; !done {
+				next.Responses[k], added = v, true
+			}
+		}
+	}
+	if !added {
+		return
+	}
+	next.Updated = e.now().UTC()
+	if _, err := e.store.Update(ctx, next, r.Status); err != nil {
+		e.logger.WarnContext(ctx, "task responses not stored", "task", r.ID, "error", err.Error())
+	}
 }
 
 // mine returns the caller's task of that id. Another caller's task, one
@@ -205,21 +253,45 @@ func (e *Engine) mine(ctx context.Context, method, id string) (Record, *edge.Err
 	return r, nil
 }
 
-// settle asks after a working task's job and records the outcome.
+// settle asks after a task's job and records the outcome: the input it
+// still needs, or, when it needs none, what the backend says.
 func (e *Engine) settle(ctx context.Context, r Record) Record {
-	if r.Status != Working {
+	if r.Status.Terminal() {
 		return r
 	}
 	f := e.follow[r.Tool]
+	if f != nil && f.Ask != nil {
+		pending := f.Ask(r.Job, r.Responses)
+		if len(pending) > 0 || r.Status == InputRequired {
+			next := r
+			next.Inputs = pending
+			next.Status = Working
+			if len(pending) > 0 {
+				next.Status = InputRequired
+			}
+			next.Updated = e.now().UTC()
+			if ok, err := e.store.Update(ctx, next, r.Status); err != nil || !ok {
+				if cur, found, err := e.store.Get(ctx, r.ID); err == nil && found {
+					return cur
+				}
+				return r
+			}
+			if next.Status == InputRequired {
+				return next
+			}
+			r = next
+		}
+	}
 	var next Record
 	if f == nil {
 		// A replica that does not follow this tool (another version, or
 		// the tool switched off): a fault of the server, not of the job.
 		next = r
 		next.Status, next.Message = Failed, "this server no longer follows "+r.Tool+" jobs"
+		next.Inputs = nil
 		next.Error, _ = json.Marshal(map[string]any{"code": edge.CodeInternalError, "message": "internal error: " + next.Message})
 	} else {
-		res, settled, status := f.Poll(ctx, r.Job)
+		res, settled, status := f.Poll(ctx, r.Job, r.Responses)
 		if !settled {
 			if status != "" {
 				r.Message = status
@@ -228,7 +300,10 @@ func (e *Engine) settle(ctx context.Context, r Record) Record {
 		}
 		b, err := encodeResult(res)
 		next = r
-		if err != nil {
+		if res == nil {
+			next.Status, next.Message = Failed, "the job failed inside the server"
+			next.Error, _ = json.Marshal(map[string]any{"code": edge.CodeInternalError, "message": "internal error: " + r.Tool + " failed while running its job; the server's log has the details"})
+		} else if err != nil {
 			next.Status, next.Message = Failed, "the tool's answer could not be encoded"
 			next.Error, _ = json.Marshal(map[string]any{"code": edge.CodeInternalError, "message": "internal error: " + next.Message})
 		} else {
@@ -236,7 +311,8 @@ func (e *Engine) settle(ctx context.Context, r Record) Record {
 		}
 	}
 	next.Updated = e.now().UTC()
-	ok, err := e.store.Update(ctx, next, Working)
+	next.Inputs = nil
+	ok, err := e.store.Update(ctx, next, r.Status)
 	if err != nil {
 		e.logger.WarnContext(ctx, "task outcome not stored; it is asked after again at the next poll", "task", r.ID, "error", err.Error())
 		return next
@@ -258,29 +334,30 @@ func (e *Engine) settle(ctx context.Context, r Record) Record {
 // cancel stops following a working task. The backend has no way to stop a
 // job: it may still finish, and what it finds then reaches the company.
 func (e *Engine) cancel(ctx context.Context, r Record) {
-	if r.Status != Working {
+	if r.Status.Terminal() {
 		return
 	}
 	next := r
-	next.Status, next.Updated = Cancelled, e.now().UTC()
+	next.Status, next.Updated, next.Inputs = Cancelled, e.now().UTC(), nil
 	next.Message = "cancelled at the client's request; the backend's job " + r.JobID + " may still finish, and what it finds then appears on the company"
-	if ok, err := e.store.Update(ctx, next, Working); err == nil && ok {
+	if ok, err := e.store.Update(ctx, next, r.Status); err == nil && ok {
 		e.event(ctx, next, EventCancelled)
 	}
 }
 
 // task is a Task as the wire carries it (CreateTaskResult, DetailedTask).
 type task struct {
-	ResultType     string          `json:"resultType"`
-	TaskID         string          `json:"taskId"`
-	Status         Status          `json:"status"`
-	StatusMessage  string          `json:"statusMessage,omitempty"`
-	CreatedAt      string          `json:"createdAt"`
-	LastUpdatedAt  string          `json:"lastUpdatedAt"`
-	TTLMs          int64           `json:"ttlMs"`
-	PollIntervalMs int64           `json:"pollIntervalMs,omitempty"`
-	Result         json.RawMessage `json:"result,omitempty"`
-	Error          json.RawMessage `json:"error,omitempty"`
+	ResultType     string                     `json:"resultType"`
+	TaskID         string                     `json:"taskId"`
+	Status         Status                     `json:"status"`
+	StatusMessage  string                     `json:"statusMessage,omitempty"`
+	CreatedAt      string                     `json:"createdAt"`
+	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
+	TTLMs          int64                      `json:"ttlMs"`
+	PollIntervalMs int64                      `json:"pollIntervalMs,omitempty"`
+	InputRequests  map[string]json.RawMessage `json:"inputRequests,omitempty"`
+	Result         json.RawMessage            `json:"result,omitempty"`
+	Error          json.RawMessage            `json:"error,omitempty"`
 }
 
 // wire is r on the wire; detailed adds the result or error (tasks/get).
@@ -292,6 +369,8 @@ func wire(r Record, resultType string, detailed bool) task {
 	}
 	if detailed {
 		switch r.Status {
+		case InputRequired:
+			t.InputRequests = r.Inputs
 		case Completed:
 			t.Result = r.Result
 		case Failed:

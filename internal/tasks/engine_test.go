@@ -49,7 +49,7 @@ func (j *job) follower() *tools.Follower {
 			_ = json.Unmarshal(structured, &s)
 			return json.RawMessage(`{"id":"` + s.Job + `"}`), s.Job, false, s.Job != ""
 		},
-		Poll: func(context.Context, json.RawMessage) (*mcp.CallToolResult, bool, string) {
+		Poll: func(context.Context, json.RawMessage, map[string]json.RawMessage) (*mcp.CallToolResult, bool, string) {
 			j.mu.Lock()
 			defer j.mu.Unlock()
 			j.polls++

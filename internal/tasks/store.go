@@ -34,6 +34,10 @@ type Record struct {
 	// once failed.
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  json.RawMessage `json:"error,omitempty"`
+	// Inputs are the requests the job waits on (input_required);
+	// Responses the client's answers so far, by key.
+	Inputs    map[string]json.RawMessage `json:"inputs,omitempty"`
+	Responses map[string]json.RawMessage `json:"responses,omitempty"`
 	// ExpiryRecorded is set once the expiry has been recorded.
 	ExpiryRecorded bool `json:"expiry_recorded,omitempty"`
 }
@@ -41,12 +45,13 @@ type Record struct {
 // Status is a task's status, as SEP-2663 spells it.
 type Status string
 
-// The statuses a task here takes (it never needs input).
+// The statuses a task takes.
 const (
-	Working   Status = "working"
-	Completed Status = "completed"
-	Failed    Status = "failed"
-	Cancelled Status = "cancelled"
+	Working       Status = "working"
+	InputRequired Status = "input_required"
+	Completed     Status = "completed"
+	Failed        Status = "failed"
+	Cancelled     Status = "cancelled"
 )
 
 // Terminal reports whether s is final.
