@@ -13,6 +13,7 @@ import (
 
 	"github.com/companyintel/mcp-server/appsynclocal"
 	"github.com/companyintel/mcp-server/appsynclocal/authn"
+	"github.com/companyintel/mcp-server/graphql/query/v1backend"
 	"github.com/companyintel/mcp-server/ratelimit/redistest"
 )
 
@@ -58,7 +59,9 @@ func rpc(t *testing.T, base, tok, method, name, params string) (int, map[string]
 	t.Helper()
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":%q,"params":%s}`, method, params)
 	hdr := modernHeaders(method, name)
-	hdr["Authorization"] = "Bearer " + tok
+	if tok != "" {
+		hdr["Authorization"] = "Bearer " + tok
+	}
 	resp := post(t, base, body, hdr)
 	raw := readBody(t, resp)
 	var m map[string]any
@@ -187,4 +190,37 @@ func getMetrics(t *testing.T, base string) string {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	return readBody(t, resp)
+}
+
+// TestEmailDiscoveryTaskAgainstTheOriginalSchema: a backend that cannot
+// report on a job (no getEmailDiscoveryJob) ends the first task with an
+// error that says where the contacts will appear; later calls, known to
+// be unfollowable, stay synchronous.
+func TestEmailDiscoveryTaskAgainstTheOriginalSchema(t *testing.T) {
+	s := newTasksStack(t)
+	v1, err := v1backend.Start(s.srv.URL())
+	require.NoError(t, err)
+	t.Cleanup(v1.Close)
+	tok, err := s.iss.Mint("alice", time.Hour)
+	require.NoError(t, err)
+	env := map[string]string{"OIDC_ISSUER": s.iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": tok}
+	srv, err := startHTTP(t, env, "--endpoint", v1.URL(), "--allow-mutations")
+	require.NoError(t, err)
+	assert.Contains(t, srv.logs.String(), "tasks=memory")
+
+	_, m, raw := rpc(t, srv.base, "", "tools/call", "request_email_discovery", discoveryParams(tasksMeta, "cmp_000002"))
+	id, _ := obj(m["result"])["taskId"].(string)
+	require.NotEmpty(t, id, raw)
+	_, m, raw = rpc(t, srv.base, "", "tasks/get", id, taskParams(tasksMeta, id))
+	got := obj(m["result"])
+	require.Equal(t, "completed", got["status"], raw)
+	res := obj(got["result"])
+	assert.Equal(t, true, res["isError"])
+	e := errorMeta(res)
+	assert.Equal(t, "backend_error", e["code"])
+	assert.Contains(t, e["message"], "call get_company with id cmp_000002")
+
+	_, m, raw = rpc(t, srv.base, "", "tools/call", "request_email_discovery", discoveryParams(tasksMeta, "cmp_000002"))
+	assert.NotContains(t, obj(m["result"]), "taskId", "known to be unfollowable, the call stays synchronous: %s", raw)
+	assert.Equal(t, "PENDING", obj(obj(obj(m["result"])["structuredContent"])["job"])["status"], raw)
 }

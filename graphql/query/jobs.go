@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	"github.com/companyintel/mcp-server/graphql"
 	"github.com/companyintel/mcp-server/graphql/query/internal/gen"
@@ -19,6 +20,9 @@ type Jobs interface {
 	// EmailDiscoveryJob returns the caller's job of that id, or nil (and
 	// no error) when the caller has none.
 	EmailDiscoveryJob(ctx context.Context, id string) (*EmailDiscoveryJob, error)
+	// Unsupported reports whether the backend is known to lack
+	// getEmailDiscoveryJob: it has refused it since Jobs was made.
+	Unsupported() bool
 }
 
 // ErrJobsUnsupported is a job read from a backend whose schema has no
@@ -26,13 +30,19 @@ type Jobs interface {
 var ErrJobsUnsupported = errors.New("the data API has no getEmailDiscoveryJob: it serves the original schema, which cannot report on a job once started")
 
 // NewJobs returns Jobs over c.
-func NewJobs(c *graphql.Client) Jobs { return jobs{c} }
+func NewJobs(c *graphql.Client) Jobs { return &jobs{c: c} }
 
-type jobs struct{ c *graphql.Client }
+type jobs struct {
+	c     *graphql.Client
+	lacks atomic.Bool
+}
 
-func (j jobs) EmailDiscoveryJob(ctx context.Context, id string) (*EmailDiscoveryJob, error) {
+func (j *jobs) Unsupported() bool { return j.lacks.Load() }
+
+func (j *jobs) EmailDiscoveryJob(ctx context.Context, id string) (*EmailDiscoveryJob, error) {
 	resp, err := gen.GetEmailDiscoveryJob(ctx, j.c, id)
 	if graphql.UnknownToSchema(err) {
+		j.lacks.Store(true)
 		return nil, errors.Join(ErrJobsUnsupported, err)
 	}
 	return resp.GetEmailDiscoveryJob, err

@@ -176,7 +176,9 @@ func followEmailDiscovery(d Deps) *tools.Follow[requestEmailDiscoveryOutput] {
 	return &tools.Follow[requestEmailDiscoveryOutput]{
 		TTL: emailDiscoveryTaskTTL, PollInterval: emailDiscoveryTaskPoll,
 		Job: func(out requestEmailDiscoveryOutput) (json.RawMessage, string, bool, bool) {
-			if out.DryRun || out.Job.ID == "" {
+			// A backend that cannot report on a job (the original schema)
+			// leaves the call synchronous, once it is known to.
+			if out.DryRun || out.Job.ID == "" || d.Jobs.Unsupported() {
 				return nil, "", false, false
 			}
 			ref, _ := json.Marshal(emailDiscoveryRef{ID: out.Job.ID, CompanyID: out.Job.CompanyID})
