@@ -185,3 +185,65 @@ func TestTaskOfAToolNoLongerFollowedFails(t *testing.T) {
 	assert.Equal(t, float64(edge.CodeInternalError), got["error"].(map[string]any)["code"])
 	assert.NotContains(t, got, "result")
 }
+
+// TestTaskWaitsForTheInputItAsksFor: a job that needs input is
+// input_required with the requests still outstanding; tasks/update keeps
+// only answers to those (others are ignored); it works again once all are
+// in, and another caller's update is refused like an unknown id.
+func TestTaskWaitsForTheInputItAsksFor(t *testing.T) {
+	clk := &clock{t: time.Now()}
+	asks := map[string]json.RawMessage{"a": json.RawMessage(`{"method":"elicitation/create","params":{"message":"A?"}}`),
+		"b": json.RawMessage(`{"method":"elicitation/create","params":{"message":"B?"}}`)}
+	j := &job{outcome: mcp.NewToolResultText("done")}
+	f := j.follower()
+	f.Ask = func(_ json.RawMessage, responses map[string]json.RawMessage) map[string]json.RawMessage {
+		out := map[string]json.RawMessage{}
+		for k, v := range asks {
+			if _, ok := responses[k]; !ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	e := New(NewMemory(clk.Now), Options{Followers: map[string]*tools.Follower{"ask": f}, Now: clk.Now})
+	created, ok := e.Create(as("alice"), "ask", started("j1"))
+	require.True(t, ok)
+	id := decode(created)["taskId"].(string)
+	get := func() map[string]any {
+		b, err := e.Serve(as("alice"), "tasks/get", json.RawMessage(`{"taskId":"`+id+`"}`))
+		require.Nil(t, err)
+		return decode(b)
+	}
+	update := func(who, responses string) *edge.Error {
+		b, err := e.Serve(as(who), "tasks/update", json.RawMessage(`{"taskId":"`+id+`","inputResponses":`+responses+`}`))
+		if err == nil {
+			assert.JSONEq(t, `{"resultType":"complete"}`, string(b))
+		}
+		return err
+	}
+	got := get()
+	assert.Equal(t, "input_required", got["status"])
+	assert.Len(t, got["inputRequests"], 2)
+	assert.Zero(t, j.polls, "the job is not asked after while it waits for input")
+
+	require.Nil(t, update("alice", `{"a":{"action":"accept"},"never-asked":{"action":"accept"}}`))
+	require.NotNil(t, update("bob", `{"b":{"action":"accept"}}`), "bob cannot answer for alice's task")
+	got = get()
+	assert.Equal(t, "input_required", got["status"])
+	assert.Equal(t, []string{"b"}, keys(got["inputRequests"]))
+
+	require.Nil(t, update("alice", `{"b":{"action":"decline"}}`))
+	got = get()
+	assert.Equal(t, "completed", got["status"])
+	assert.NotContains(t, got, "inputRequests")
+	_, err := e.Serve(as("alice"), "tasks/update", json.RawMessage(`{"taskId":"`+id+`"}`))
+	assert.Equal(t, edge.CodeInvalidParams, err.Code, "inputResponses is required")
+}
+
+func keys(v any) []string {
+	var out []string
+	for k := range v.(map[string]any) {
+		out = append(out, k)
+	}
+	return out
+}
