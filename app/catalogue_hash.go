@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "1b7f293ffa54e2b74cd11abc2e43e6757e327453cb0e23e92714ae943c71c01b"
-	recordedFeedbackCatalogueHash = "5b0b32e1e388ca058797695872c0d13f9135075abe552b5fce281a32db0d9384"
+	recordedCatalogueHash         = "3a9018bc1fe651b38f29e8ef0b02b019747d76d45784351f5f1859d4284e4110"
+	recordedFeedbackCatalogueHash = "41c65d4f3d41549b51cd5f4c953d195a57fffd483c37be1629b49e74a091b8cd"
 )

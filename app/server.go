@@ -174,8 +174,23 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	if len(followers) > 0 {
 		// The tasks extension (internal/tasks): its calls may become tasks
-		// for the clients that negotiate it.
+		// for the clients that negotiate it. A 2025-11-25 client is told
+		// in initialize of that revision's experimental tasks, which the
+		// same records serve (cancel, tool calls; no list): set here
+		// rather than by mcp-go's WithTaskCapabilities, which would also
+		// name them in a 2026-07-28 server/discover, where the extension
+		// replaces them.
 		opts = append(opts, server.WithExtensions(map[string]any{TasksExtension: map[string]any{}}))
+		hooks := p.Hooks
+		if hooks == nil {
+			hooks = &server.Hooks{}
+			opts = append(opts, server.WithHooks(hooks))
+		}
+		hooks.AddAfterInitialize(func(_ context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+			if res != nil {
+				res.Capabilities.Tasks = legacyTasksCapability()
+			}
+		})
 	}
 	s := server.NewMCPServer("company-intel-mcp", p.Version, opts...)
 	s.AddTools(served...)
@@ -239,4 +254,12 @@ func exportKeyOf(p Parts) read.Sealer {
 		return p.Runtime.Confirm.Key
 	}
 	return sealed.RandomKey()
+}
+
+// legacyTasksCapability is what initialize says of 2025-11-25's
+// experimental tasks: tool calls may become tasks, which may be cancelled.
+func legacyTasksCapability() *mcp.TasksCapability {
+	c := mcp.NewTasksCapabilityWithToolsOnly()
+	c.Cancel = &struct{}{}
+	return c
 }

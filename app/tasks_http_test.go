@@ -224,3 +224,62 @@ func TestEmailDiscoveryTaskAgainstTheOriginalSchema(t *testing.T) {
 	assert.NotContains(t, obj(m["result"]), "taskId", "known to be unfollowable, the call stays synchronous: %s", raw)
 	assert.Equal(t, "PENDING", obj(obj(obj(m["result"])["structuredContent"])["job"])["status"], raw)
 }
+
+// legacyRPC posts one 2025-11-25 request (no _meta) as the bearer of tok.
+func legacyRPC(t *testing.T, base, tok, body string) map[string]any {
+	t.Helper()
+	raw := readBody(t, post(t, base, body, map[string]string{"MCP-Protocol-Version": "2025-11-25", "Authorization": "Bearer " + tok}))
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(raw), &m), raw)
+	return m
+}
+
+// TestEmailDiscoveryTaskForA2025Client: a 2025-11-25 client with the
+// experimental tasks (params.task) gets that revision's surface over the
+// same records: initialize names it, the task is answered on any replica
+// and only to its creator, and tasks/result gives the contacts.
+func TestEmailDiscoveryTaskForA2025Client(t *testing.T) {
+	s := newTasksStack(t)
+	args := []string{"--allow-mutations", "--redis-url", s.redis}
+	a := s.start(t, s.exchangeEnv(), args...)
+	b := s.start(t, s.exchangeEnv(), args...)
+	aliceA, aliceB := s.token(t, a.base, "alice", readWrite...), s.token(t, b.base, "alice", readWrite...)
+	bobB := s.token(t, b.base, "bob", readWrite...)
+
+	init := legacyRPC(t, a.base, aliceA, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"tasks":{}},"clientInfo":{"name":"t","version":"1"}}}`)
+	caps := obj(obj(init["result"])["capabilities"])
+	assert.Equal(t, map[string]any{"cancel": map[string]any{}, "requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}, caps["tasks"])
+	tl := legacyRPC(t, a.base, aliceA, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`)
+	for _, tool := range obj(tl["result"])["tools"].([]any) {
+		if obj(tool)["name"] == "request_email_discovery" {
+			assert.Equal(t, map[string]any{"taskSupport": "optional"}, obj(tool)["execution"])
+		}
+	}
+
+	m := legacyRPC(t, a.base, aliceA, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"request_email_discovery","arguments":{"company_id":"cmp_000003"},"task":{"ttl":60000}}}`)
+	task := obj(obj(m["result"])["task"])
+	id, _ := task["taskId"].(string)
+	require.NotEmpty(t, id, "%v", m)
+	assert.Equal(t, "working", task["status"])
+	assert.Equal(t, float64(3600000), task["ttl"])
+	assert.Equal(t, float64(2000), task["pollInterval"])
+
+	get := `{"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"` + id + `"}}`
+	assert.Equal(t, "working", obj(legacyRPC(t, b.base, aliceB, get)["result"])["status"])
+	assert.Equal(t, float64(-32602), obj(legacyRPC(t, b.base, bobB, get)["error"])["code"], "bob's asking is an unknown id")
+
+	s.clk.Add(2 * time.Minute)
+	res := obj(legacyRPC(t, b.base, aliceB, `{"jsonrpc":"2.0","id":5,"method":"tasks/result","params":{"taskId":"`+id+`"}}`)["result"])
+	job := obj(obj(res["structuredContent"])["job"])
+	assert.Equal(t, "COMPLETED", job["status"])
+	assert.NotEmpty(t, job["contacts"])
+	assert.Equal(t, map[string]any{"taskId": id}, obj(res["_meta"])["io.modelcontextprotocol/related-task"])
+	assert.Equal(t, "completed", obj(legacyRPC(t, a.base, aliceA, get)["result"])["status"])
+	e := obj(legacyRPC(t, a.base, aliceA, `{"jsonrpc":"2.0","id":6,"method":"tasks/cancel","params":{"taskId":"`+id+`"}}`)["error"])
+	assert.Contains(t, e["message"], "already completed")
+
+	// Without params.task: the synchronous answer.
+	m = legacyRPC(t, a.base, aliceA, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"request_email_discovery","arguments":{"company_id":"cmp_000003"}}}`)
+	assert.NotContains(t, obj(m["result"]), "task")
+	assert.Equal(t, "PENDING", obj(obj(obj(m["result"])["structuredContent"])["job"])["status"])
+}

@@ -97,6 +97,10 @@ type Spec[In, Out any] struct {
 	// Follow, when set, is how a call's job is followed when the call
 	// became a task (follow.go).
 	Follow *Follow[Out]
+	// TaskSupport, when set, is the tool's execution.taskSupport in
+	// tools/list ("optional"): what a 2025-11-25 client with the
+	// experimental tasks reads before it asks for a task.
+	TaskSupport mcp.TaskSupport
 }
 
 // Tool is a tool ready to be served: its MCP definition and a type-erased
@@ -140,6 +144,9 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 			OpenWorldHint:   mcp.ToBoolPtr(s.Hints.OpenWorld),
 		}),
 	)
+	if s.TaskSupport != "" {
+		def.Execution = &mcp.ToolExecution{TaskSupport: s.TaskSupport}
+	}
 	def.InputSchema = mcp.ToolInputSchema{}
 	def.RawInputSchema = inputSchema(fields)
 	out, err := compactOutputSchema(reflect.TypeFor[Out]())

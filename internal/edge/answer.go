@@ -87,6 +87,13 @@ func httpEdge(tr *telemetry.Tracing, checkPrompt func(msg []byte) *Error, d *dir
 		// An id mcp-go would write back otherwise than sent is swapped for
 		// edgeID on the way in (forMCPGo) and back on the way out.
 		inner, sent, swapped := forMCPGo(f)
+		if d != nil && f.Method == string(mcp.MethodToolsCall) {
+			// mcp-go would run a call with params.task as a task of its
+			// own, in a session every caller shares (tasks.go: route).
+			if _, strip := route(r.Context(), d.tasks, f.Method, f.Params); strip {
+				inner, swapped = withoutTask(inner), true
+			}
+		}
 		if aw.sent = sent; swapped {
 			r.Body = io.NopCloser(bytes.NewReader(inner))
 			r.ContentLength = int64(len(inner))

@@ -167,7 +167,10 @@ func (d *direct) answer(ctx context.Context, method string, params json.RawMessa
 	if d.tasks != nil {
 		mcpgo := handle
 		handle = func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
-			return serveTasks(ctx, d.tasks, method, params, func(ctx context.Context) (json.RawMessage, *Error) {
+			return serveTasks(ctx, d.tasks, method, params, func(ctx context.Context, strip bool) (json.RawMessage, *Error) {
+				if strip {
+					return mcpgo(ctx, method, withoutTask(msg))
+				}
 				return mcpgo(ctx, method, msg)
 			})
 		}

@@ -29,6 +29,11 @@ import (
 // for the session in initialize's capabilities.
 type Tasks interface {
 	Follows(tool string) bool
+	// CreateLegacy and ServeLegacy are Create and Serve in 2025-11-25's
+	// experimental tasks, for a client that asked for a task with
+	// params.task: the same records, that revision's shapes.
+	CreateLegacy(ctx context.Context, tool string, result json.RawMessage) (json.RawMessage, bool)
+	ServeLegacy(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *Error)
 	// Requires reports whether a call of tool must become a task: one from
 	// a client that did not negotiate is refused (-32021). AnyRequired
 	// reports whether any tool must, so that other calls are not read.
@@ -58,8 +63,10 @@ const (
 	routeServe
 	routeRefuse // a tasks/* method from a client that did not negotiate
 	routeFollow
-	routeRequired // a call that must be a task, from a client that did not negotiate
-	routeRemoved  // tasks/list or tasks/result: 2025-11-25's, not the extension's
+	routeRequired     // a call that must be a task, from a client that did not negotiate
+	routeRemoved      // tasks/list, and tasks/result at 2026-07-28: not the extension's
+	routeLegacyFollow // a 2025-11-25 call with params.task (the experimental tasks)
+	routeLegacyServe  // a 2025-11-25 tasks/get, tasks/result or tasks/cancel
 )
 
 // TaskCall reports whether ctx is a tool call that may become a task: the
@@ -73,41 +80,64 @@ func TaskCall(ctx context.Context) bool {
 type taskCallKey struct{}
 
 // route decides, reading the params only when the request could concern
-// the extension.
-func route(ctx context.Context, t Tasks, method string, params json.RawMessage) tasksRoute {
+// the extension; strip says a tools/call's params.task (2025-11-25's ask
+// for a task) is to be taken out before mcp-go sees it, which would
+// otherwise run its own, per-session tasks (unsafe on a stateless
+// service: every caller shares its one session).
+func route(ctx context.Context, t Tasks, method string, params json.RawMessage) (r tasksRoute, strip bool) {
 	if t == nil {
-		return routeNone
+		return routeNone, false
 	}
 	switch {
-	case isTaskMethod(method):
-		if negotiated(ctx, params) {
-			return routeServe
+	case isTaskMethod(method) || method == "tasks/result":
+		switch {
+		case method != "tasks/result" && negotiated(ctx, params):
+			return routeServe, false
+		case method != "tasks/update" && !modernRequest(params):
+			return routeLegacyServe, false
+		case method == "tasks/result":
+			return routeRemoved, false
 		}
-		return routeRefuse
-	case method == "tasks/list" || method == "tasks/result":
-		return routeRemoved
+		return routeRefuse, false
+	case method == "tasks/list":
+		return routeRemoved, false
 	case method == string(mcp.MethodToolsCall):
-		var p struct {
-			Name string `json:"name"`
-		}
 		session := sessionNegotiated(ctx)
-		if !session && !bytes.Contains(params, []byte(TasksExtension)) {
+		if !session && !bytes.Contains(params, []byte(TasksExtension)) && !bytes.Contains(params, []byte(`"task"`)) {
 			// The common case: the name is read only if a tool requires tasks.
 			if !t.AnyRequired() || !requiresAny(t, params) {
-				return routeNone
+				return routeNone, false
 			}
 		}
-		if json.Unmarshal(params, &p) != nil || !t.Follows(p.Name) {
-			return routeNone
+		var p struct {
+			Name string          `json:"name"`
+			Task json.RawMessage `json:"task"`
 		}
+		if json.Unmarshal(params, &p) != nil || !t.Follows(p.Name) {
+			return routeNone, false
+		}
+		strip = len(p.Task) > 0
 		switch {
 		case session || metaNegotiated(params):
-			return routeFollow
+			return routeFollow, strip
+		case strip && p.Task[0] == '{' && !modernRequest(params):
+			return routeLegacyFollow, strip
 		case t.Requires(p.Name):
-			return routeRequired
+			return routeRequired, strip
 		}
+		return routeNone, strip
 	}
-	return routeNone
+	return routeNone, false
+}
+
+// modernRequest reports whether params._meta names 2026-07-28 or later.
+func modernRequest(params json.RawMessage) bool {
+	var p struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && mcp.IsModernProtocol(p.Meta.Version)
 }
 
 // requiresAny reports whether the tool params name must become a task.
@@ -116,6 +146,25 @@ func requiresAny(t Tasks, params json.RawMessage) bool {
 		Name string `json:"name"`
 	}
 	return json.Unmarshal(params, &p) == nil && t.Requires(p.Name)
+}
+
+// withoutTask returns msg with params.task taken out.
+func withoutTask(msg []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return msg
+	}
+	var p map[string]json.RawMessage
+	if json.Unmarshal(m["params"], &p) != nil {
+		return msg
+	}
+	delete(p, "task")
+	m["params"], _ = json.Marshal(p)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return msg
+	}
+	return out
 }
 
 // negotiated reports whether the request's client negotiated the extension.
@@ -174,45 +223,54 @@ func tasksHandler(t Tasks, next MessageHandler) MessageHandler {
 		if !tasksMethod(method) {
 			return next(ctx, method, msg)
 		}
-		return serveTasks(ctx, t, method, paramsOf(msg), func(ctx context.Context) (json.RawMessage, *Error) {
+		return serveTasks(ctx, t, method, paramsOf(msg), func(ctx context.Context, strip bool) (json.RawMessage, *Error) {
+			if strip {
+				return next(ctx, method, withoutTask(msg))
+			}
 			return next(ctx, method, msg)
 		})
 	}
 }
 
 // serveTasks answers one request as route decides; serve is the request
-// served as before.
-func serveTasks(ctx context.Context, t Tasks, method string, params json.RawMessage, serve func(context.Context) (json.RawMessage, *Error)) (json.RawMessage, *Error) {
-	switch route(ctx, t, method, params) {
+// served as before (strip: without params.task).
+func serveTasks(ctx context.Context, t Tasks, method string, params json.RawMessage, serve func(ctx context.Context, strip bool) (json.RawMessage, *Error)) (json.RawMessage, *Error) {
+	r, strip := route(ctx, t, method, params)
+	name := func() string {
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(params, &p)
+		return p.Name
+	}
+	switch r {
 	case routeServe:
 		return t.Serve(ctx, method, params)
+	case routeLegacyServe:
+		return t.ServeLegacy(ctx, method, params)
 	case routeRefuse:
 		return nil, missingCapability(method)
 	case routeRequired:
-		var p struct {
-			Name string `json:"name"`
-		}
-		_ = json.Unmarshal(params, &p)
 		e := missingCapability(method)
-		e.Message = Excerpt(p.Name, 60) + " runs only as a task, in the tasks extension, which this request did not negotiate: declare \"" + TasksExtension + "\" under _meta's io.modelcontextprotocol/clientCapabilities.extensions"
+		e.Message = Excerpt(name(), 60) + " runs only as a task, in the tasks extension, which this request did not negotiate: declare \"" + TasksExtension + "\" under _meta's io.modelcontextprotocol/clientCapabilities.extensions"
 		return nil, e
 	case routeRemoved:
 		return nil, &Error{Code: CodeMethodNotFound, Message: method + " is not a method of the tasks extension (" + TasksExtension + "), which inlines a task's result in tasks/get and has no task list"}
-	case routeFollow:
-		res, err := serve(context.WithValue(ctx, taskCallKey{}, true))
+	case routeFollow, routeLegacyFollow:
+		res, err := serve(context.WithValue(ctx, taskCallKey{}, true), strip)
 		if err != nil {
 			return res, err
 		}
-		var p struct {
-			Name string `json:"name"`
+		create := t.Create
+		if r == routeLegacyFollow {
+			create = t.CreateLegacy
 		}
-		_ = json.Unmarshal(params, &p)
-		if created, ok := t.Create(ctx, p.Name, res); ok {
+		if created, ok := create(ctx, name(), res); ok {
 			return created, nil
 		}
 		return res, nil
 	}
-	return serve(ctx)
+	return serve(ctx, strip)
 }
 
 // paramsOf returns a message's params member.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,6 +35,16 @@ func (f *followAll) AnyRequired() bool         { return true }
 func (f *followAll) Create(_ context.Context, tool string, result json.RawMessage) (json.RawMessage, bool) {
 	f.created = append(f.created, tool)
 	return json.RawMessage(`{"resultType":"task","taskId":"task_1","status":"working"}`), true
+}
+
+func (f *followAll) CreateLegacy(ctx context.Context, tool string, result json.RawMessage) (json.RawMessage, bool) {
+	f.created = append(f.created, "legacy "+tool)
+	return json.RawMessage(`{"task":{"taskId":"task_1","status":"working"}}`), true
+}
+
+func (f *followAll) ServeLegacy(_ context.Context, method string, params json.RawMessage) (json.RawMessage, *Error) {
+	f.served = append(f.served, "legacy "+method)
+	return json.RawMessage(`{"taskId":"task_1","status":"working"}`), nil
 }
 
 func (f *followAll) Serve(_ context.Context, method string, params json.RawMessage) (json.RawMessage, *Error) {
@@ -131,8 +142,9 @@ func TestTasksNegotiatedForTheSessionOnStdio(t *testing.T) {
 			assert.Equal(t, `{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","taskId":"task_1","status":"working"}}`, lines[2])
 		} else {
 			assert.Contains(t, lines[1], `"structuredContent":{"name":"R&D <labs>"`)
-			assert.Contains(t, lines[2], `"code":-32021`)
+			assert.Equal(t, `{"jsonrpc":"2.0","id":3,"result":{"taskId":"task_1","status":"working"}}`, lines[2], "2025-11-25's tasks/get")
 			assert.Empty(t, ext.created)
+			assert.Equal(t, []string{"legacy tasks/get"}, ext.served)
 		}
 	}
 }
@@ -162,4 +174,47 @@ func runStdio(t *testing.T, s *server.MCPServer, o StdioOptions, msgs ...string)
 	require.NoError(t, inW.Close())
 	require.NoError(t, <-done)
 	return answers
+}
+
+// TestLegacyTaskCallsTakeTheOlderSurface: a 2025-11-25 call with
+// params.task (the experimental tasks) becomes a task of the same
+// extension in that revision's shape; params.task never reaches mcp-go,
+// which would otherwise run a task of its own for a tool that declares
+// execution.taskSupport, visible to every caller of a stateless service.
+func TestLegacyTaskCallsTakeTheOlderSurface(t *testing.T) {
+	s := directServer()
+	tool := mcp.NewTool("profile")
+	tool.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportOptional}
+	s.AddTool(tool, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultStructured(json.RawMessage(`{"name":"R&D <labs>"}`), "R&D <labs>"), nil
+	})
+	ext := &followAll{}
+	h := httptest.NewServer(Handler(s, HTTPOptions{
+		Guard: Guard{Loopback: true}, Timeout: time.Minute, Tasks: ext,
+		Authenticate: func(next http.Handler) http.Handler { return next },
+	}))
+	t.Cleanup(h.Close)
+	legacy := map[string]string{"MCP-Protocol-Version": "2025-11-25"}
+	post := func(body string, header map[string]string) string {
+		return postDirectCase(t, h.URL, directCase{body: body, header: header})
+	}
+
+	got := post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"profile","task":{"ttl":60000}}}`, legacy)
+	assert.Equal(t, "200 application/json \n"+`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"task_1","status":"working"}}}`+"\n", got)
+	got = post(`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"task_1"}}`, legacy)
+	assert.Contains(t, got, `"result":{"taskId":"task_1"`)
+	assert.Equal(t, []string{"legacy profile"}, ext.created)
+	assert.Equal(t, []string{"legacy tasks/result"}, ext.served)
+
+	// A 2026-07-28 client that did not negotiate, sending params.task:
+	// answered synchronously, not as mcp-go's own task.
+	modern := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+	got = post(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{`+modern+`,"name":"profile","task":{"ttl":60000}}}`,
+		map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "profile"})
+	assert.Contains(t, got, `"structuredContent":{"name":"R&D <labs>"}`)
+	assert.NotContains(t, got, `"task"`)
+	got = post(`{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{`+modern+`,"taskId":"task_1"}}`,
+		map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tasks/result", "Mcp-Name": "task_1"})
+	assert.Contains(t, got, `"code":-32601`, "tasks/result is not the extension's")
+	assert.Equal(t, []string{"legacy profile"}, ext.created)
 }

@@ -47,6 +47,7 @@ type Engine struct {
 	now     func() time.Time
 	logger  *slog.Logger
 	observe func(tool, event string)
+	after   func(time.Duration) <-chan time.Time
 }
 
 // Options configure an Engine.
@@ -59,6 +60,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Observe, when set, counts each task event (metrics).
 	Observe func(tool, event string)
+	// After is the timer tasks/result (2025-11-25) waits on between polls
+	// (nil: time.After).
+	After func(time.Duration) <-chan time.Time
 }
 
 // New returns an engine over store.
@@ -69,7 +73,10 @@ func New(store Store, o Options) *Engine {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{store: store, follow: o.Followers, now: o.Now, logger: o.Logger, observe: o.Observe}
+	if o.After == nil {
+		o.After = time.After
+	}
+	return &Engine{store: store, follow: o.Followers, now: o.Now, logger: o.Logger, observe: o.Observe, after: o.After}
 }
 
 var _ edge.Tasks = (*Engine)(nil)
@@ -99,24 +106,45 @@ func (e *Engine) AnyRequired() bool {
 // a call that started nothing to follow, or a store that failed (the job
 // was started: the caller still learns of it synchronously).
 func (e *Engine) Create(ctx context.Context, tool string, result json.RawMessage) (json.RawMessage, bool) {
+	r, ok := e.create(ctx, tool, result)
+	if !ok {
+		return nil, false
+	}
+	b, _ := json.Marshal(wire(r, "task", false))
+	return b, true
+}
+
+// CreateLegacy is Create for a 2025-11-25 client that asked for a task
+// (params.task, the experimental tasks): the same task and record, in that
+// revision's CreateTaskResult ({"task": …}).
+func (e *Engine) CreateLegacy(ctx context.Context, tool string, result json.RawMessage) (json.RawMessage, bool) {
+	r, ok := e.create(ctx, tool, result)
+	if !ok {
+		return nil, false
+	}
+	b, _ := json.Marshal(map[string]any{"task": legacyWire(r)})
+	return b, true
+}
+
+func (e *Engine) create(ctx context.Context, tool string, result json.RawMessage) (Record, bool) {
 	f := e.follow[tool]
 	if f == nil {
-		return nil, false
+		return Record{}, false
 	}
 	var res struct {
 		IsError           bool            `json:"isError"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
 	if json.Unmarshal(result, &res) != nil || res.IsError || len(res.StructuredContent) == 0 {
-		return nil, false
+		return Record{}, false
 	}
 	job, jobID, settled, ok := f.Start(res.StructuredContent)
 	if !ok {
-		return nil, false
+		return Record{}, false
 	}
 	caller, ok := tools.CallerFrom(ctx)
 	if !ok {
-		return nil, false
+		return Record{}, false
 	}
 	now := e.now().UTC()
 	r := Record{
@@ -131,14 +159,13 @@ func (e *Engine) Create(ctx context.Context, tool string, result json.RawMessage
 	if err := e.store.Create(ctx, r); err != nil {
 		e.logger.WarnContext(ctx, "task not created: its record could not be stored; answered synchronously",
 			"tool", tool, "caller", caller.ID, "job", jobID, "store", e.store.Kind(), "error", err.Error())
-		return nil, false
+		return Record{}, false
 	}
 	e.event(ctx, r, EventCreated)
 	if settled {
 		e.event(ctx, r, EventCompleted)
 	}
-	b, _ := json.Marshal(wire(r, "task", false))
-	return b, true
+	return r, true
 }
 
 // event writes the audit record of a task event and counts it.
@@ -219,6 +246,87 @@ func (e *Engine) update(ctx context.Context, r Record, responses map[string]json
 	if _, err := e.store.Update(ctx, next, r.Status); err != nil {
 		e.logger.WarnContext(ctx, "task responses not stored", "task", r.ID, "error", err.Error())
 	}
+}
+
+// ServeLegacy answers tasks/get, tasks/result and tasks/cancel in
+// 2025-11-25's experimental shapes, over the same records: tasks/get
+// answers the task alone, tasks/result waits (within the request's
+// deadline) until the task is terminal and answers the tool's answer, and
+// tasks/cancel answers the cancelled task or refuses a terminal one.
+func (e *Engine) ServeLegacy(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *edge.Error) {
+	var p struct {
+		TaskID *string `json:"taskId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.TaskID == nil {
+		return nil, &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf(`invalid params for %s: member "params.taskId" must be the string a CreateTaskResult gave`, method)}
+	}
+	r, err := e.mine(ctx, method, *p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	switch method {
+	case "tasks/get":
+		b, _ := json.Marshal(legacyWire(e.settle(ctx, r)))
+		return b, nil
+	case "tasks/cancel":
+		if r.Status.Terminal() {
+			return nil, &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf("tasks/cancel: task %q is already %s and cannot be cancelled", r.ID, r.Status)}
+		}
+		e.cancel(ctx, r)
+		if cur, found, err := e.store.Get(ctx, r.ID); err == nil && found {
+			r = cur
+		}
+		b, _ := json.Marshal(legacyWire(r))
+		return b, nil
+	}
+	// tasks/result: wait for a terminal status, asking at the task's interval.
+	for r = e.settle(ctx, r); !r.Status.Terminal(); r = e.settle(ctx, r) {
+		select {
+		case <-ctx.Done():
+			return nil, &edge.Error{Code: edge.CodeInternalError, Message: fmt.Sprintf("tasks/result: task %q is still %s; ask again (tasks/get says when it is done)", r.ID, r.Status)}
+		case <-e.after(time.Duration(max(r.Poll, 100)) * time.Millisecond):
+		}
+	}
+	switch r.Status {
+	case Failed:
+		var je edge.Error
+		var m struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(r.Error, &m)
+		je.Code, je.Message = m.Code, m.Message
+		return nil, &je
+	case Cancelled:
+		return nil, &edge.Error{Code: edge.CodeInvalidParams, Message: fmt.Sprintf("tasks/result: task %q was cancelled and has no result", r.ID)}
+	}
+	var res map[string]json.RawMessage
+	if json.Unmarshal(r.Result, &res) != nil {
+		return r.Result, nil
+	}
+	var meta map[string]any
+	_ = json.Unmarshal(res["_meta"], &meta)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta[mcp.RelatedTaskMetaKey] = mcp.RelatedTaskMeta(r.ID)
+	res["_meta"], _ = json.Marshal(meta)
+	b, _ := json.Marshal(res)
+	return b, nil
+}
+
+// legacyWire is r as 2025-11-25's experimental Task: ttl and pollInterval
+// in milliseconds, no inlined result.
+func legacyWire(r Record) map[string]any {
+	t := map[string]any{
+		"taskId": r.ID, "status": r.Status,
+		"createdAt": r.Created.UTC().Format(time.RFC3339Nano), "lastUpdatedAt": r.Updated.UTC().Format(time.RFC3339Nano),
+		"ttl": r.TTL, "pollInterval": r.Poll,
+	}
+	if r.Message != "" {
+		t["statusMessage"] = r.Message
+	}
+	return t
 }
 
 // mine returns the caller's task of that id. Another caller's task, one

@@ -247,3 +247,43 @@ func keys(v any) []string {
 	}
 	return out
 }
+
+// TestLegacyResultWaitsForTheJob: 2025-11-25's tasks/result asks after the
+// job at the task's interval (an injected timer: no sleeping) until it
+// settles, then answers the tool's answer with the related-task _meta.
+func TestLegacyResultWaitsForTheJob(t *testing.T) {
+	clk := &clock{t: time.Now()}
+	j := &job{}
+	ticks := make(chan time.Time)
+	var waited []time.Duration
+	e := New(NewMemory(clk.Now), Options{Followers: map[string]*tools.Follower{"slow": j.follower()}, Now: clk.Now,
+		After: func(d time.Duration) <-chan time.Time { waited = append(waited, d); return ticks }})
+	created, ok := e.CreateLegacy(as("alice"), "slow", started("j1"))
+	require.True(t, ok)
+	task := decode(created)["task"].(map[string]any)
+	id := task["taskId"].(string)
+	assert.Equal(t, float64(3600000), task["ttl"])
+
+	done := make(chan json.RawMessage)
+	go func() {
+		b, err := e.ServeLegacy(as("alice"), "tasks/result", json.RawMessage(`{"taskId":"`+id+`"}`))
+		assert.Nil(t, err)
+		done <- b
+	}()
+	ticks <- time.Now() // one more poll, still running
+	j.mu.Lock()
+	j.outcome = mcp.NewToolResultText("found 1")
+	j.mu.Unlock()
+	ticks <- time.Now()
+	got := decode(<-done)
+	assert.Equal(t, map[string]any{"taskId": id}, got["_meta"].(map[string]any)[mcp.RelatedTaskMetaKey])
+	assert.Equal(t, []time.Duration{2 * time.Second, 2 * time.Second}, waited)
+
+	_, err := e.ServeLegacy(as("alice"), "tasks/cancel", json.RawMessage(`{"taskId":"`+id+`"}`))
+	require.NotNil(t, err)
+	assert.Contains(t, err.Message, "already completed")
+	b, err := e.ServeLegacy(as("alice"), "tasks/get", json.RawMessage(`{"taskId":"`+id+`"}`))
+	require.Nil(t, err)
+	assert.Equal(t, "completed", decode(b)["status"])
+	assert.NotContains(t, decode(b), "result", "2025-11-25's tasks/get does not inline the result")
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/ratelimit"
@@ -110,7 +112,8 @@ func NewRequestEmailDiscovery(d Deps) tools.Tool {
 		Run: func(ctx context.Context, in requestEmailDiscoveryInput) (requestEmailDiscoveryOutput, error) {
 			return requestEmailDiscovery(ctx, d, in)
 		},
-		Follow: followEmailDiscovery(d),
+		Follow:      followEmailDiscovery(d),
+		TaskSupport: mcp.TaskSupportOptional,
 	})
 }
 
