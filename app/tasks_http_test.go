@@ -283,3 +283,38 @@ func TestEmailDiscoveryTaskForA2025Client(t *testing.T) {
 	assert.NotContains(t, obj(m["result"]), "task")
 	assert.Equal(t, "PENDING", obj(obj(obj(m["result"])["structuredContent"])["job"])["status"])
 }
+
+// TestEmailDiscoveryTaskOnStdio: the same flow on stdio, negotiated for the
+// session at initialize, records in the process.
+func TestEmailDiscoveryTaskOnStdio(t *testing.T) {
+	s := newTasksStack(t)
+	tok, err := s.iss.Mint("alice", time.Hour)
+	require.NoError(t, err)
+	r := launch(t, []string{"--endpoint", s.srv.URL(), "--allow-mutations"},
+		map[string]string{"OIDC_ISSUER": s.iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": tok})
+	select {
+	case <-r.logs.started():
+	case err := <-r.done:
+		t.Fatal(err)
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no start-up line: %s", r.logs.String())
+	}
+	assert.Contains(t, r.logs.String(), "tasks=memory")
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"clientInfo":{"name":"test","version":"1"}}}`)
+	caps := obj(obj(r.read()["result"])["capabilities"])
+	assert.Contains(t, obj(caps["extensions"]), "io.modelcontextprotocol/tasks")
+
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"request_email_discovery","arguments":{"company_id":"cmp_000004"}}}`)
+	created := obj(r.read()["result"])
+	require.Equal(t, "task", created["resultType"], "%v", created)
+	id := created["taskId"].(string)
+	get := `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"` + id + `"}}`
+	r.send(get)
+	assert.Equal(t, "working", obj(r.read()["result"])["status"])
+	s.clk.Add(2 * time.Minute)
+	r.send(get)
+	got := obj(r.read()["result"])
+	require.Equal(t, "completed", got["status"], "%v", got)
+	assert.Equal(t, "COMPLETED", obj(obj(obj(got["result"])["structuredContent"])["job"])["status"])
+	assert.Contains(t, r.logs.String(), `msg="task completed" task=`+id)
+}

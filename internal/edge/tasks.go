@@ -223,6 +223,11 @@ func tasksHandler(t Tasks, next MessageHandler) MessageHandler {
 		if !tasksMethod(method) {
 			return next(ctx, method, msg)
 		}
+		// Most calls concern no task: the message is not decoded for them.
+		if method == string(mcp.MethodToolsCall) && !t.AnyRequired() && !sessionNegotiated(ctx) &&
+			!bytes.Contains(msg, []byte(TasksExtension)) && !bytes.Contains(msg, []byte(`"task"`)) {
+			return next(ctx, method, msg)
+		}
 		return serveTasks(ctx, t, method, paramsOf(msg), func(ctx context.Context, strip bool) (json.RawMessage, *Error) {
 			if strip {
 				return next(ctx, method, withoutTask(msg))

@@ -48,6 +48,8 @@ type Engine struct {
 	logger  *slog.Logger
 	observe func(tool, event string)
 	after   func(time.Duration) <-chan time.Time
+	// required is whether some tool must be a task (AnyRequired).
+	required bool
 }
 
 // Options configure an Engine.
@@ -76,7 +78,11 @@ func New(store Store, o Options) *Engine {
 	if o.After == nil {
 		o.After = time.After
 	}
-	return &Engine{store: store, follow: o.Followers, now: o.Now, logger: o.Logger, observe: o.Observe, after: o.After}
+	e := &Engine{store: store, follow: o.Followers, now: o.Now, logger: o.Logger, observe: o.Observe, after: o.After}
+	for _, f := range o.Followers {
+		e.required = e.required || f.Required
+	}
+	return e
 }
 
 var _ edge.Tasks = (*Engine)(nil)
@@ -91,14 +97,7 @@ func (e *Engine) Follows(tool string) bool { return e.follow[tool] != nil }
 func (e *Engine) Requires(tool string) bool { f := e.follow[tool]; return f != nil && f.Required }
 
 // AnyRequired reports whether a call of some tool must become a task.
-func (e *Engine) AnyRequired() bool {
-	for _, f := range e.follow {
-		if f.Required {
-			return true
-		}
-	}
-	return false
-}
+func (e *Engine) AnyRequired() bool { return e.required }
 
 // Create turns the answer of a tool call (result, an encoded
 // CallToolResult) into a task: the record is stored, then the
