@@ -51,6 +51,16 @@ type Status struct {
 	Data *DataStatus `json:"data,omitempty"`
 	// Views says which tools' results hosts with MCP Apps show as views.
 	Views ViewsStatus `json:"views"`
+	// Tasks says which tools' calls may become tasks (the MCP tasks
+	// extension) and where their records live; absent when none may.
+	Tasks *TasksStatus `json:"tasks,omitempty"`
+}
+
+// TasksStatus describes the tasks extension on this server.
+type TasksStatus struct {
+	Extension string   `json:"extension"`
+	Store     string   `json:"store" jsonschema:"redis (shared by the replicas given the same --redis-url) or memory (this process)."`
+	Tools     []string `json:"tools"`
 }
 
 // DataStatus describes the data behind the API, as the backend reports it.

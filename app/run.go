@@ -253,6 +253,7 @@ func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly
 		Reader:       reader,
 		Writer:       mutation.NewWriter(client),
 		Jobs:         query.NewJobs(client),
+		TasksStore:   tasksStoreKind(cfg),
 		Mutations:    cfg.Mutations,
 		HideDisabled: cfg.HideDisabledTools,
 		WriteScope:   cfg.HTTP.WriteScope,

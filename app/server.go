@@ -1,8 +1,11 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,6 +73,9 @@ type Parts struct {
 	// Jobs asks after email-discovery jobs, for request_email_discovery's
 	// tasks; nil leaves it synchronous.
 	Jobs query.Jobs
+	// TasksStore names where task records live, for the status resource:
+	// "redis" or "memory" (the default).
+	TasksStore string
 	// ValidateOutput checks every result against its tool's outputSchema.
 	// It costs a little per call; tests turn it on.
 	ValidateOutput bool
@@ -196,6 +202,9 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	s.AddTools(served...)
 
 	status := Status{Version: p.Version, Transport: p.Transport, Views: viewsStatus(catalogue)}
+	if len(followers) > 0 {
+		status.Tasks = &TasksStatus{Extension: TasksExtension, Store: cmp.Or(p.TasksStore, "memory"), Tools: slices.Sorted(maps.Keys(followers))}
+	}
 	for _, t := range served {
 		status.Tools = append(status.Tools, t.Tool.Name)
 	}

@@ -47,3 +47,11 @@ func tasksField(t *tasks.Engine) []any {
 	}
 	return []any{"tasks", t.StoreKind()}
 }
+
+// tasksStoreKind is where newTasks keeps the records.
+func tasksStoreKind(cfg config.Config) string {
+	if cfg.RedisURL != "" {
+		return "redis"
+	}
+	return "memory"
+}

@@ -84,6 +84,10 @@ func TestEmailDiscoveryTaskAnsweredByAnyReplicaOnlyToItsCreator(t *testing.T) {
 	b := s.start(t, s.exchangeEnv(), args...)
 	assert.Contains(t, a.logs.String(), "tasks=redis", "the start-up line says where task records live")
 	aliceA := s.token(t, a.base, "alice", readWrite...)
+	_, m, raw := rpc(t, a.base, aliceA, "resources/read", "companies://server/status", `{"_meta":`+tasksMeta+`,"uri":"companies://server/status"}`)
+	var st Status
+	require.NoError(t, json.Unmarshal([]byte(obj(list(obj(m["result"])["contents"])[0])["text"].(string)), &st), raw)
+	assert.Equal(t, &TasksStatus{Extension: "io.modelcontextprotocol/tasks", Store: "redis", Tools: []string{"request_email_discovery"}}, st.Tasks, "the status resource says so too")
 	aliceB := s.token(t, b.base, "alice", readWrite...)
 	bobB := s.token(t, b.base, "bob", readWrite...)
 	company := "cmp_000001"

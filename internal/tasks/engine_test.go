@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"testing"
@@ -286,4 +287,22 @@ func TestLegacyResultWaitsForTheJob(t *testing.T) {
 	require.Nil(t, err)
 	assert.Equal(t, "completed", decode(b)["status"])
 	assert.NotContains(t, decode(b), "result", "2025-11-25's tasks/get does not inline the result")
+}
+
+// brokenStore fails every write, as a Redis that does not answer does.
+type brokenStore struct{ *Memory }
+
+func (b *brokenStore) Create(context.Context, Record) error { return errors.New("dial tcp: connection refused") }
+
+// TestTaskNotStoredIsAnsweredSynchronously: the job was started, so a
+// record that cannot be stored leaves the caller the synchronous answer
+// (and a warning in the log), never a task id nobody can read.
+func TestTaskNotStoredIsAnsweredSynchronously(t *testing.T) {
+	var logs bytes.Buffer
+	j := &job{}
+	e := New(&brokenStore{NewMemory(nil)}, Options{Followers: map[string]*tools.Follower{"slow": j.follower()},
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	_, ok := e.Create(as("alice"), "slow", started("j1"))
+	assert.False(t, ok)
+	assert.Contains(t, logs.String(), `msg="task not created: its record could not be stored; answered synchronously" tool=slow caller=alice job=j1 store=memory error="dial tcp: connection refused"`)
 }
