@@ -292,7 +292,9 @@ func TestLegacyResultWaitsForTheJob(t *testing.T) {
 // brokenStore fails every write, as a Redis that does not answer does.
 type brokenStore struct{ *Memory }
 
-func (b *brokenStore) Create(context.Context, Record) error { return errors.New("dial tcp: connection refused") }
+func (b *brokenStore) Create(context.Context, Record) error {
+	return errors.New("dial tcp: connection refused")
+}
 
 // TestTaskNotStoredIsAnsweredSynchronously: the job was started, so a
 // record that cannot be stored leaves the caller the synchronous answer
