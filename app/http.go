@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/companyintel/mcp-server/graphql"
@@ -37,9 +38,9 @@ const (
 // /readyz and /metrics, until ctx ends; then it drains requests in flight.
 func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn) error {
 	h := cfg.HTTP
-	ln, err := net.Listen("tcp", h.Addr)
+	ln, err := listenHTTP(cfg)
 	if err != nil {
-		return config.Misconfigured(fmt.Errorf("%s: %w", cfg.Setting("http", h.Addr), err))
+		return err
 	}
 	defer ln.Close()
 	publicURL := h.PublicURL
@@ -258,4 +259,31 @@ func serviceGate(tool string) func(context.Context) error {
 		return &tools.Error{Class: tools.Forbidden, Message: "this tool acts on your own data (collections, writes), but this server reaches the data API with its own credentials " +
 			"(--upstream-auth service), where your data cannot be told from other users'; ask the operator to run it with --upstream-auth exchange"}
 	}
+}
+
+// listenHTTP listens at cfg.HTTP.Addr. An address another process holds is
+// refused naming the setting to change, as it was given (--http or
+// MCP_HTTP_ADDR), and a port of the same host that was free a moment ago; a
+// port below 1024 without the privilege says to pick a higher one.
+func listenHTTP(cfg config.Config) (net.Listener, error) {
+	addr := cfg.HTTP.Addr
+	ln, err := net.Listen("tcp", addr)
+	if err == nil {
+		return ln, nil
+	}
+	host, port, splitErr := net.SplitHostPort(addr)
+	switch {
+	case splitErr != nil:
+	case errors.Is(err, syscall.EADDRINUSE):
+		fix := "stop that process, or give " + cfg.Name("http") + " another port"
+		if free, ferr := net.Listen("tcp", net.JoinHostPort(host, "0")); ferr == nil {
+			_, p, _ := net.SplitHostPort(free.Addr().String())
+			free.Close()
+			fix += ", e.g. " + cfg.Setting("http", net.JoinHostPort(host, p)) + " (free now)"
+		}
+		return nil, config.Misconfigured(fmt.Errorf("%s: port %s is already in use (another process listens there); %s", cfg.Setting("http", addr), port, fix))
+	case errors.Is(err, syscall.EACCES):
+		return nil, config.Misconfigured(fmt.Errorf("%s: this user may not listen on port %s (ports below 1024 need privileges); give %s a port above 1024, e.g. %s", cfg.Setting("http", addr), port, cfg.Name("http"), cfg.Setting("http", net.JoinHostPort(host, "8080"))))
+	}
+	return nil, config.Misconfigured(fmt.Errorf("%s: %w", cfg.Setting("http", addr), err))
 }

@@ -44,6 +44,9 @@ func Run(ctx context.Context, cfg config.Config, stdio Stdio, getenv func(string
 	if err != nil {
 		return config.Misconfigured(err)
 	}
+	for _, w := range cfg.Warnings {
+		logger.Warn(w.String(), "variable", w.Name, "nearest", w.Nearest)
+	}
 	if getenv == nil {
 		getenv = os.Getenv
 	}

@@ -15,7 +15,7 @@ import (
 // catalog is `mcp-server catalog`: the catalogue as canonical JSON
 // (app.CatalogueJSON), or with --hash its SHA-256, the hash the start-up
 // line, the status resource and check name.
-func catalog(_ context.Context, args []string, _ func(string) string, stdio app.Stdio) int {
+func catalog(_ context.Context, args []string, _ []string, stdio app.Stdio) int {
 	fs := newFlagSet("catalog")
 	hash := fs.Bool("hash", false, "print the catalogue's SHA-256 instead of the catalogue")
 	withFeedback := fs.Bool("feedback-tool", false, "the catalogue of a server started with --feedback-tool: the default tools and "+feedback.Name)
@@ -46,14 +46,13 @@ func newFlagSet(name string) *flag.FlagSet {
 }
 
 // parse parses a subcommand's flags. done says the command is over, with
-// code: --help printed the usage (0), or a mistake was refused in one line
+// code: --help printed the usage on stdout (0), or a mistake was refused in one line
 // naming the flag (2). An argument left over is a mistake too.
 func parse(fs *flag.FlagSet, args []string, stdio app.Stdio, usage string) (code int, done bool) {
 	err := fs.Parse(args)
 	if err == flag.ErrHelp {
-		fmt.Fprintln(stdio.Err, usage)
-		fs.SetOutput(stdio.Err)
-		fs.PrintDefaults()
+		fmt.Fprintln(stdio.Out, usage)
+		config.PrintDefaults(stdio.Out, fs)
 		return 0, true
 	}
 	if err == nil && fs.NArg() > 0 {

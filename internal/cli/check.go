@@ -25,14 +25,19 @@ import (
 // returns the exit code: 0 when everything holds, 1 when a check failed, 2
 // when the configuration itself is wrong; each failure is printed with its
 // fix. It serves nothing and writes nothing to the backend.
-func check(ctx context.Context, args []string, getenv func(string) string, stdio app.Stdio) int {
+func check(ctx context.Context, args []string, environ []string, stdio app.Stdio) int {
 	out := stdio.Out
+	getenv := lookup(environ)
 	cfg, err := config.Parse(args, getenv, app.ToolFacts())
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdio.Err, "Usage: mcp-server check [flags]: the server's flags, checked without serving")
-		fmt.Fprintln(stdio.Err)
-		config.PrintUsage(stdio.Err, app.ToolFacts())
+		fmt.Fprintln(stdio.Out, "Usage: mcp-server check [flags]: the server's flags, checked without serving")
+		fmt.Fprintln(stdio.Out)
+		config.PrintUsage(stdio.Out, app.ToolFacts())
 		return 0
+	}
+	warnings := config.EnvironmentWarnings(environ)
+	for _, w := range warnings {
+		fmt.Fprintf(out, "WARN environment: %s\n", w)
 	}
 	if err != nil {
 		fmt.Fprintf(out, "FAIL configuration: %v\n", err)

@@ -31,7 +31,7 @@ const (
 // runs (args are those after its name).
 type command struct {
 	name, help string
-	run        func(ctx context.Context, args []string, getenv func(string) string, stdio app.Stdio) int
+	run        func(ctx context.Context, args []string, environ []string, stdio app.Stdio) int
 }
 
 // commands are the subcommands, in the order --help lists them.
@@ -42,16 +42,19 @@ var commands = []command{
 }
 
 // Main runs the command line args (without the program's name) with the
-// process's environment and standard streams, and returns its exit code: 0
+// process's environment (os.Environ) and standard streams, and returns its exit code: 0
 // when all went well, 1 when serving or a check failed, 2 when the flags or
 // the environment need fixing. stdout carries only the protocol when
-// serving over stdio.
-func Main(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+// serving over stdio; what a person asked for (--help, --version, a
+// subcommand's report) goes to stdout too, so it can be piped (--help | grep),
+// and mistakes to stderr.
+func Main(args []string, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdio := app.Stdio{In: stdin, Out: stdout, Err: stderr}
+	getenv := lookup(environ)
 	if len(args) > 0 {
 		for _, c := range commands {
 			if args[0] == c.name {
-				return c.run(context.Background(), args[1:], getenv, stdio)
+				return c.run(context.Background(), args[1:], environ, stdio)
 			}
 		}
 		if err := unknownCommand(args[0]); err != nil {
@@ -62,14 +65,20 @@ func Main(args []string, getenv func(string) string, stdin io.Reader, stdout, st
 	cfg, err := config.Parse(args, getenv, app.ToolFacts())
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdio.Err)
+		printUsage(stdio.Out)
 		return 0
 	case errors.Is(err, config.ErrVersion):
 		return printVersion(stdio.Out, stdio.Err)
 	case err != nil:
+		// A misnamed variable may be why the configuration is wrong
+		// (ALLOW_MUTATION set, the default kept): say so first.
+		for _, w := range config.EnvironmentWarnings(environ) {
+			fmt.Fprintln(stdio.Err, "mcp-server: warning:", w)
+		}
 		fmt.Fprintln(stdio.Err, "mcp-server:", err)
 		return exitMisusage
 	}
+	cfg.Warnings = config.EnvironmentWarnings(environ)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := app.Run(ctx, cfg, stdio, getenv); err != nil {
@@ -80,6 +89,20 @@ func Main(args []string, getenv func(string) string, stdin io.Reader, stdout, st
 		return exitFailed
 	}
 	return 0
+}
+
+// lookup is os.Getenv over environ: the first of a name wins, as it does
+// for os.Getenv.
+func lookup(environ []string) func(string) string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			if _, dup := m[k]; !dup {
+				m[k] = v
+			}
+		}
+	}
+	return func(k string) string { return m[k] }
 }
 
 // unknownCommand refuses a first argument that is no flag but close to a
@@ -99,8 +122,8 @@ func unknownCommand(arg string) error {
 	return nil
 }
 
-// printUsage is --help: the commands, then every flag and environment
-// variable (package config).
+// printUsage is --help, on stdout: the commands, then every flag and
+// environment variable (package config).
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: mcp-server [flags]")
 	fmt.Fprintln(w, "       mcp-server COMMAND [flags]")

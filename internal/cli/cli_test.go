@@ -17,14 +17,23 @@ import (
 func run(t *testing.T, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := Main(args, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
+	var environ []string
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
+	code := Main(args, environ, strings.NewReader(""), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
+// --help is asked for, so it goes to stdout with exit 0 (mcp-server --help
+// | grep finds a flag, as a person expects); stderr stays empty. -h is the
+// same.
 func TestHelpListsTheSubcommandsThenTheFlags(t *testing.T) {
-	code, out, help := run(t, nil, "--help")
+	code, help, errOut := run(t, nil, "--help")
 	assert.Equal(t, 0, code)
-	assert.Empty(t, out, "stdout belongs to the protocol")
+	assert.Empty(t, errOut, "help goes to stdout")
+	_, short, _ := run(t, nil, "-h")
+	assert.Equal(t, help, short, "-h is --help")
 	for _, s := range []string{"Commands:", "check", "catalog", "demo-token", "--version", "Flags:", "-endpoint", "Environment", "APPSYNC_ENDPOINT"} {
 		assert.Contains(t, help, s)
 	}
@@ -71,8 +80,8 @@ func TestSubcommandHelp(t *testing.T) {
 	for _, cmd := range []string{"catalog", "demo-token", "check"} {
 		code, out, errOut := run(t, nil, cmd, "--help")
 		assert.Equal(t, 0, code, cmd)
-		assert.Empty(t, out, cmd)
-		assert.Contains(t, errOut, "mcp-server "+cmd, cmd)
+		assert.Empty(t, errOut, cmd)
+		assert.Contains(t, out, "mcp-server "+cmd, cmd)
 	}
 }
 
@@ -97,8 +106,9 @@ func TestCatalogPrintsTheCatalogueAndItsHash(t *testing.T) {
 // --version prints the same version the start-up line shows and the full
 // catalogue hash. A test binary has no VCS data, and says so.
 func TestVersion(t *testing.T) {
-	code, out, _ := run(t, map[string]string{"ALLOW_MUTATIONS": "not_a_tool"}, "--version")
+	code, out, errOut := run(t, map[string]string{"ALLOW_MUTATIONS": "not_a_tool"}, "--version")
 	require.Equal(t, 0, code, "a broken configuration does not hide the build")
+	assert.Empty(t, errOut, "--version goes to stdout")
 	hash, err := app.CatalogueHash()
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -108,4 +118,33 @@ func TestVersion(t *testing.T) {
 	assert.Equal(t, "modified unknown", lines[2])
 	assert.Equal(t, "catalog "+hash, lines[3])
 	assert.Equal(t, "go "+runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH, lines[4])
+}
+
+// A variable meant for the server but misnamed is named with the one it was
+// meant for, before the mistake it may have caused; check lists it too.
+func TestAMisnamedVariableIsWarnedAbout(t *testing.T) {
+	code, out, errOut := run(t, map[string]string{"ALLOW_MUTATION": "true", "PATH": "/bin", "AWS_REGION": "eu-west-1"})
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	require.Len(t, lines, 2, errOut)
+	assert.Equal(t, "mcp-server: warning: ALLOW_MUTATION is set but this server does not read it; did you mean ALLOW_MUTATIONS? (mcp-server --help lists every variable)", lines[0])
+	assert.Contains(t, lines[1], "no backend")
+
+	code, out, _ = run(t, map[string]string{"ALLOW_MUTATION": "true", "MCP_HTTP_ADDR": "8080"}, "check", "--embedded")
+	assert.Equal(t, 2, code)
+	assert.True(t, strings.HasPrefix(out, "WARN environment: ALLOW_MUTATION is set but this server does not read it; did you mean ALLOW_MUTATIONS?"), out)
+
+	_, _, errOut = run(t, map[string]string{"ALLOW_MUTATIONS": "true", "PATH": "/bin"})
+	assert.NotContains(t, errOut, "warning", "the server's own variables are not warned about")
+}
+
+// --help's output is what a pipe to grep reads: stdout.
+func TestHelpIsGreppable(t *testing.T) {
+	_, out, _ := run(t, nil, "--help")
+	for _, flag := range []string{"\n  --allow-mutations\n", "\n  --http string\n", "\n  --endpoint string\n", "\n  ALLOW_MUTATIONS\n", "\n  MCP_HTTP_ADDR\n"} {
+		assert.Contains(t, out, flag)
+	}
+	_, out, _ = run(t, nil, "catalog", "--help")
+	assert.Contains(t, out, "\n  --hash\n")
 }

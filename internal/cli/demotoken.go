@@ -11,7 +11,7 @@ import (
 // demoToken is `mcp-server demo-token`: it prints the access token of a
 // demo user of a running server that uses the embedded issuer, and a
 // newline, to stdout; messages go to stderr, and the token nowhere else.
-func demoToken(ctx context.Context, args []string, _ func(string) string, stdio app.Stdio) int {
+func demoToken(ctx context.Context, args []string, _ []string, stdio app.Stdio) int {
 	fs := newFlagSet("demo-token")
 	var o demotoken.Options
 	fs.StringVar(&o.Server, "server", "", "the MCP server's URL, e.g. http://127.0.0.1:8080/mcp (required)")

@@ -51,6 +51,10 @@ type Config struct {
 	MaxAnswerBytes int
 	// LogFormat is text or json; LogLevel a slog level name.
 	LogFormat, LogLevel string
+	// Warnings are the environment's variables that look meant for the
+	// server but are not its own (EnvironmentWarnings); the command line
+	// fills them in and the server logs them at start.
+	Warnings []EnvWarning
 	// ValidateOutput checks results against their outputSchema (tests).
 	ValidateOutput bool
 	// ErrorClasses map a resolver's own errorTypes to classes

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -75,12 +77,28 @@ var Environment = []EnvVar{
 func PrintUsage(w io.Writer, catalogue []tools.Facts) {
 	var c Config
 	fs, _ := newFlagSet(&c, catalogue)
-	fs.SetOutput(w)
 	fmt.Fprintln(w, "Flags:")
-	fs.PrintDefaults()
+	PrintDefaults(w, fs)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Environment (a flag given explicitly wins; for the comma-separated lists, the two add up):")
 	for _, v := range Environment {
 		fmt.Fprintf(w, "  %s\n    \t%s\n", v.Name, v.Meaning)
+	}
+}
+
+// PrintDefaults is flag.PrintDefaults with each flag written as people
+// write it, and as every message and document here does: --name, so that
+// `--help | grep -e --name` finds its line.
+func PrintDefaults(w io.Writer, fs *flag.FlagSet) {
+	var b strings.Builder
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	for line := range strings.SplitAfterSeq(b.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "  -"); ok {
+			line = "  --" + rest
+		}
+		_, _ = io.WriteString(w, line)
 	}
 }
