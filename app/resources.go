@@ -12,6 +12,7 @@ import (
 	"github.com/companyintel/mcp-server/auth"
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/internal/sizes"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/tools"
 	"github.com/companyintel/mcp-server/tools/read"
 )
@@ -235,14 +236,15 @@ func (c *vocabularyCache) refresh(ctx context.Context) error {
 	if raw.ReferenceDate != nil {
 		v.referenceDate = *raw.ReferenceDate
 	}
+	// The backend's words, cleaned as every untrusted string is.
 	for _, f := range raw.Countries {
-		v.Countries = append(v.Countries, facetValue{Name: f.Value, Code: derefString(f.Code), Count: f.Count})
+		v.Countries = append(v.Countries, facetValue{Name: untrusted.Clean(f.Value), Code: untrusted.Clean(derefString(f.Code)), Count: f.Count})
 	}
 	for _, f := range raw.Categories {
-		v.Categories = append(v.Categories, facetValue{Name: f.Value, Count: f.Count})
+		v.Categories = append(v.Categories, facetValue{Name: untrusted.Clean(f.Value), Count: f.Count})
 	}
 	for _, r := range raw.Regions {
-		v.Regions = append(v.Regions, region{Name: r.Name, Countries: r.Countries, Aliases: r.Aliases})
+		v.Regions = append(v.Regions, region{Name: untrusted.Clean(r.Name), Countries: untrusted.CleanAll(r.Countries), Aliases: untrusted.CleanAll(r.Aliases)})
 	}
 	c.raw, c.v, c.fetched, c.err = raw, v, now, nil
 	return nil
