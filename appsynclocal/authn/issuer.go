@@ -138,6 +138,7 @@ type Issuer struct {
 	mu      sync.Mutex
 	refresh map[string]refreshGrant   // refresh token -> grant
 	rotated map[string]rotatedRefresh // refresh tokens already rotated
+	stepUps map[string]stepUp         // client_id -> the user its step-up is for
 	codes   map[string]codeGrant      // authorization code -> grant
 
 	scopes        []string
@@ -175,6 +176,7 @@ func NewIssuer(c IssuerConfig) (*Issuer, error) {
 		clients:  make(map[string]Client, len(c.Clients)),
 		refresh:  make(map[string]refreshGrant),
 		rotated:  make(map[string]rotatedRefresh),
+		stepUps:  make(map[string]stepUp),
 		codes:    make(map[string]codeGrant),
 	}
 	if i.audience == "" {

@@ -588,3 +588,54 @@ func TestSignInFloodNeverStopsTheNextSignIn(t *testing.T) {
 	_, err := conf.Exchange(context.Background(), first, oauth2.VerifierOption(oauth2.GenerateVerifier()))
 	assert.Equal(t, "invalid_grant", oauthCode(err), "the oldest code gave way")
 }
+
+// TestStepUpInAnotherBrowserKeepsTheUser: a client that registered itself
+// (one installation) was refused for want of scopes while signed in as
+// alice; its step-up opens a browser that is signed in as nobody. The page
+// is still alice's only: approving gives alice's token, bob takes signing
+// out first. A client_id many share (an operator's) is not bound.
+func TestStepUpInAnotherBrowserKeepsTheUser(t *testing.T) {
+	f := startAS(t, func(c *authn.IssuerConfig) {
+		c.Users = []string{"alice", "bob"}
+		c.PublicClients = []authn.PublicClient{{ID: "team-ide", Name: "Team IDE", RedirectURIs: []string{"http://127.0.0.1/cb"}}}
+	})
+	_, reg := register(t, f.iss.URL(), `{"client_name":"Acme","redirect_uris":["http://127.0.0.1/cb"]}`)
+	id := reg["client_id"].(string)
+	signInAs(t, f, browser(t), id, "http://127.0.0.1:9000/cb", "alice", "companies:read")
+	signInAs(t, f, browser(t), "team-ide", "http://127.0.0.1:9000/cb", "alice", "companies:read")
+	need := []string{"companies:read", "companies:write"}
+	f.iss.EndGrantsBelow(id, "alice", need)
+	f.iss.EndGrantsBelow("team-ide", "alice", need)
+
+	_, page := consentForm(t, browser(t), authURL(f, "team-ide", "http://127.0.0.1:9000/cb", oauth2.GenerateVerifier(), nil))
+	assert.Contains(t, page, `value="bob" required>`, "a shared client_id says nothing of who is at this browser")
+
+	v := oauth2.GenerateVerifier()
+	stepUp := authURL(f, id, "http://127.0.0.1:9000/cb", v, func(q url.Values) { q.Set("scope", "companies:read companies:write") })
+	form, page := consentForm(t, browser(t), stepUp)
+	assert.Contains(t, page, "The application is signed in as alice and asks for more. Not alice? Sign out first, then choose who signs in.")
+	assert.Contains(t, page, `value="alice" checked`)
+	assert.NotContains(t, page, `value="bob"`)
+	b := browser(t)
+	form, _ = consentForm(t, b, stepUp)
+	form.Set("decision", "approve")
+	form.Set("user", "alice")
+	status, loc, body := decide(t, b, f.iss.URL(), form)
+	require.Equal(t, http.StatusFound, status, body)
+	conf := &oauth2.Config{ClientID: id, RedirectURL: "http://127.0.0.1:9000/cb",
+		Endpoint: oauth2.Endpoint{TokenURL: f.iss.URL() + "/token", AuthStyle: oauth2.AuthStyleInParams}}
+	tok, err := conf.Exchange(context.Background(), loc.Query().Get("code"), oauth2.VerifierOption(v))
+	require.NoError(t, err)
+	sub, claims := f.accessClaims(t, tok.AccessToken, resource)
+	assert.Equal(t, "alice", sub)
+	assert.Equal(t, "companies:read companies:write", claims["scope"])
+
+	f.iss.EndGrantsBelow(id, "alice", need)
+	other := browser(t)
+	form, _ = consentForm(t, other, stepUp)
+	form.Set("decision", "signout")
+	status, _, page = decide(t, other, f.iss.URL(), form)
+	require.Equal(t, http.StatusOK, status, page)
+	assert.Contains(t, page, "You signed out as alice. Choose who signs in.")
+	assert.Contains(t, page, `value="bob" required>`)
+}

@@ -158,7 +158,7 @@ func (i *Issuer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		i.showConsent(w, md, consentRequest{
 			ClientID: clientID, Redirect: redirect, State: q.Get("state"), Challenge: challenge,
 			Scopes: scopes, Resource: resource, User: user, Expiry: i.now().Add(consentTTL).Unix(),
-		}, i.sessionUser(r), "")
+		}, i.boundUser(r, clientID), "")
 		return
 	}
 	if user == "" {

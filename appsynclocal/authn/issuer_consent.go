@@ -43,9 +43,30 @@ type consentRequest struct {
 	Expiry    int64    `json:"e"`
 	// Nonce makes the form single-use: it is spent on the first post.
 	Nonce string `json:"n"`
-	// Session is the user this browser was signed in as when the page
-	// was shown: then only that user may approve.
+	// Session is the user the page was for: the one this browser was
+	// signed in as, or the one the client's step-up is for (StepUp). Then
+	// only that user may approve.
 	Session string `json:"su,omitempty"`
+	StepUp  bool   `json:"st,omitempty"`
+}
+
+// boundUser is who a consent page is for, if anyone: the user this browser
+// is signed in as; else, for a client that was just refused for want of
+// scopes (a step-up), the user it was signed in as.
+func (i *Issuer) boundUser(r *http.Request, clientID string) bound {
+	if u := i.sessionUser(r); u != "" {
+		return bound{user: u}
+	}
+	if u := i.stepUpUser(clientID); u != "" {
+		return bound{user: u, stepUp: true}
+	}
+	return bound{}
+}
+
+// bound is the user a consent page is for, and why.
+type bound struct {
+	user   string
+	stepUp bool
 }
 
 // consentMAC is the CSRF token: the request bound to the browser's nonce.
@@ -65,6 +86,7 @@ var scopeWords = map[string]string{
 
 type consentPage struct {
 	SignedIn    string // the signed-in user the page is for, or ""
+	StepUp      bool   // SignedIn is the user the application's step-up is for
 	Hinted      string // another user the application named (login_hint)
 	Notice      string
 	Action      string
@@ -87,14 +109,15 @@ type consentUser struct {
 // showConsent renders the page for a checked request, for the user this
 // browser is signed in as (session), or, with none, with the users to pick
 // from: none picked unless the application named one (login_hint).
-func (i *Issuer) showConsent(w http.ResponseWriter, md clientMetadata, req consentRequest, session, notice string) {
+func (i *Issuer) showConsent(w http.ResponseWriter, md clientMetadata, req consentRequest, b bound, notice string) {
+	session := b.user
 	formNonce, err := randomToken()
 	nonce, err2 := randomToken()
 	if err != nil || err2 != nil {
 		i.pageError(w, http.StatusServiceUnavailable, "The sign-in page cannot be shown right now. Try again in a moment.")
 		return
 	}
-	req.Nonce, req.Session = formNonce, session
+	req.Nonce, req.Session, req.StepUp = formNonce, session, b.stepUp
 	blob, _ := json.Marshal(req)
 	enc := base64.RawURLEncoding.EncodeToString(blob)
 	http.SetCookie(w, &http.Cookie{
@@ -104,6 +127,7 @@ func (i *Issuer) showConsent(w http.ResponseWriter, md clientMetadata, req conse
 	ru, _ := url.Parse(req.Redirect)
 	p := consentPage{
 		SignedIn:   session,
+		StepUp:     b.stepUp,
 		Notice:     notice,
 		Action:     i.path + "/authorize",
 		AppName:    md.ClientName,
@@ -191,7 +215,10 @@ func (i *Issuer) serveDecision(w http.ResponseWriter, r *http.Request) {
 		if req.Session != "" {
 			notice = "You signed out as " + req.Session + ". Choose who signs in."
 		}
-		i.showConsent(w, md, req, "", notice)
+		if req.StepUp {
+			i.endStepUp(req.ClientID)
+		}
+		i.showConsent(w, md, req, bound{}, notice)
 		return
 	}
 	// The form is spent: a second post of it (the back button) finds no
@@ -212,7 +239,7 @@ func (i *Issuer) serveDecision(w http.ResponseWriter, r *http.Request) {
 	case req.Session != "" && user != req.Session:
 		i.pageError(w, http.StatusBadRequest, "You are signed in as "+req.Session+", so this page could approve only as "+req.Session+". To approve as someone else, sign out first (the page's Sign out button), then choose. Start again from your application.")
 		return
-	case req.Session != "" && i.sessionUser(r) != req.Session:
+	case req.Session != "" && !req.StepUp && i.sessionUser(r) != req.Session:
 		i.pageError(w, http.StatusBadRequest, "Who is signed in in this browser changed since this page was shown, so nothing was approved. Start again from your application.")
 		return
 	case !slices.Contains(i.userList, user):
@@ -227,6 +254,9 @@ func (i *Issuer) serveDecision(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		back(url.Values{"error": {"temporarily_unavailable"}, "error_description": {err.Error()}})
 		return
+	}
+	if req.StepUp {
+		i.endStepUp(req.ClientID)
 	}
 	i.setSession(w, user)
 	back(url.Values{"code": {code}})
@@ -335,7 +365,7 @@ var consentTemplate = template.Must(template.New("consent").Parse(`<!doctype htm
 {{if .SignedIn}}<fieldset><legend>Signed in as</legend>
 {{range .Users}}<label class="user"><input type="radio" name="user" value="{{.Name}}" checked> {{.Name}}</label>
 {{end}}</fieldset>
-<p class="muted">{{if .Hinted}}The application asked for {{.Hinted}}. {{end}}Not {{.SignedIn}}? Sign out first, then choose who signs in.</p>
+<p class="muted">{{if .StepUp}}The application is signed in as {{.SignedIn}} and asks for more. {{end}}{{if .Hinted}}The application asked for {{.Hinted}}. {{end}}Not {{.SignedIn}}? Sign out first, then choose who signs in.</p>
 <div class="actions"><button type="submit" name="decision" value="signout" formnovalidate>Sign out</button></div>
 {{else}}<fieldset><legend>Sign in as</legend>
 {{range .Users}}<label class="user"><input type="radio" name="user" value="{{.Name}}" required{{if .Checked}} checked{{end}}> {{.Name}}</label>

@@ -141,6 +141,16 @@ func (r *registry) lookup(id string) (clientMetadata, bool) {
 	return clientMetadata{}, false
 }
 
+// dynamic reports whether id is a client that registered itself (not the
+// operator's): one installation of an application.
+func (r *registry) dynamic(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, kept := r.confirmed[id]
+	_, pending := r.pending[id]
+	return kept || pending
+}
+
 // errRateLimited is answered to a source past its registration rate.
 type errRateLimited struct{ retryAfter time.Duration }
 

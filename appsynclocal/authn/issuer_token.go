@@ -74,10 +74,19 @@ func (i *Issuer) newRefreshToken(g refreshGrant) (string, error) {
 // server calls it when it refuses a token for insufficient scope: the
 // client's step-up then cannot refresh back to the same scopes (a refresh
 // keeps its grant's scopes), gets invalid_grant, and starts a new
-// authorization that asks for what is needed.
+// authorization that asks for what is needed. That authorization's
+// consent page is then for subject only, when the client is one that
+// registered itself (one installation, so one person; a client_id that
+// many share, an operator's or a metadata document's, is not bound).
 func (i *Issuer) EndGrantsBelow(clientID, subject string, need []string) int {
+	bind := i.reg.dynamic(clientID) && slices.Contains(i.userList, subject)
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	if bind {
+		now := i.now()
+		makeRoom(i.stepUps, maxStepUps, now, func(s stepUp) time.Time { return s.expiry })
+		i.stepUps[clientID] = stepUp{subject: subject, expiry: now.Add(stepUpTTL)}
+	}
 	n := 0
 	for rt, g := range i.refresh {
 		if g.clientID != clientID || g.subject != subject || g.audience == "" {
@@ -92,6 +101,35 @@ func (i *Issuer) EndGrantsBelow(clientID, subject string, need []string) int {
 		}
 	}
 	return n
+}
+
+// stepUp is the user a client was refused for want of scopes: its next
+// authorization is for that user, for stepUpTTL.
+type stepUp struct {
+	subject string
+	expiry  time.Time
+}
+
+const (
+	stepUpTTL  = 10 * time.Minute
+	maxStepUps = 1000
+)
+
+// stepUpUser is the user clientID's pending step-up is for, or "".
+func (i *Issuer) stepUpUser(clientID string) string {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if s, ok := i.stepUps[clientID]; ok && i.now().Before(s.expiry) {
+		return s.subject
+	}
+	return ""
+}
+
+// endStepUp forgets clientID's step-up once it is decided.
+func (i *Issuer) endStepUp(clientID string) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	delete(i.stepUps, clientID)
 }
 
 // issued is a token response before it is written.
