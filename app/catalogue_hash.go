@@ -6,6 +6,6 @@ package app
 // when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
 // fails when they no longer match the code.
 const (
-	recordedCatalogueHash         = "3a9018bc1fe651b38f29e8ef0b02b019747d76d45784351f5f1859d4284e4110"
-	recordedFeedbackCatalogueHash = "41c65d4f3d41549b51cd5f4c953d195a57fffd483c37be1629b49e74a091b8cd"
+	recordedCatalogueHash         = "e3a3ca4ec261b70772145341c141fb5de841498916e1ed4f4b9a3eaa6f75dd2f"
+	recordedFeedbackCatalogueHash = "e9cb75ca2f9ea32d4f550ed5b3d00951c49a5f776225a7a12824d4167243aa44"
 )
