@@ -2,20 +2,22 @@
 // builder that only ever writes text, never markup, so a company name such as
 // "<img src=x onerror=...>" is shown as those characters.
 import { App, applyDocumentTheme, applyHostStyleVariables } from "@modelcontextprotocol/ext-apps";
+import { clean } from "./clean.js";
 
 // el builds an element. attrs are set as attributes (on* handlers are
 // functions, added as listeners); children are nodes or strings, and strings
-// become text nodes.
+// become text nodes. Every string shown, attribute or text, first passes the
+// server's rule for untrusted text (clean.js): nothing invisible is shown.
 export function el(tag, attrs, ...children) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") n.addEventListener(k.slice(2), v);
-    else n.setAttribute(k, v === true ? "" : String(v));
+    else n.setAttribute(k, v === true ? "" : clean(v));
   }
   for (const c of children.flat()) {
     if (c === undefined || c === null || c === false) continue;
-    n.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    n.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(clean(c)) : c);
   }
   return n;
 }
