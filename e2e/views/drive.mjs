@@ -194,9 +194,15 @@ try {
       check((await frame.evaluate(() => document.title)) !== "pwned", "no script from the data ran");
       const overflow = await frame.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
       check(overflow, "at 360 px the long name wraps inside the view");
-      const profileResult = { content: [{ type: "text", text: "hostile" }], structuredContent: { company: { ...company, website: "javascript:document.title='pwned'", description: evil, country: "Germany", updated_at: "", contacts: [] } } };
+      // Invisible characters (a bidi override, zero-width ones, tag
+      // characters spelling text, variation selectors) are not shown: the
+      // view cleans as the server does (issue 34).
+      const invisible = "Acme\u202Eevil\u202C\u200B\u2060\u{E0069}\u{E0067}\u{E0100}\u{E0101}\u3164 Labs";
+      const profileResult = { content: [{ type: "text", text: "hostile" }], structuredContent: { company: { ...company, website: "javascript:document.title='pwned'", description: evil, country: "Germany", city: invisible, updated_at: "", contacts: [] } } };
       const p = await open({ tool: "get_company", args: { id: "cmp_hostile" }, theme: "light", result: profileResult }, () => document.querySelector("p.description"));
       check((await p.frame.$eval("p.description", (e) => e.textContent)) === evil, "the hostile description is text");
+      const page = await p.frame.$eval("#root", (e) => e.textContent);
+      check(page.includes("Acmeevil Labs") && !/[\u202E\u200B\u2060\u3164\u{E0000}-\u{E01EF}]/u.test(page), "invisible characters are not shown");
       check((await p.frame.$$("#root a, #root img, #root script")).length === 0, "a javascript: website is not a link");
       await shot("hostile-narrow-dark.png");
     }

@@ -17,9 +17,17 @@ export function el(tag, attrs, ...children) {
   }
   for (const c of children.flat()) {
     if (c === undefined || c === null || c === false) continue;
-    n.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(clean(c)) : c);
+    n.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(cleanLines(c)) : c);
   }
   return n;
+}
+
+// cleanLines cleans each line of s and keeps its line breaks (a text
+// answer shown whole is lines of the server's; a value inside it already
+// had its own breaks made spaces by the server). A text node's line break
+// is no markup: elements, not lines, hold the fields of a view.
+function cleanLines(s) {
+  return String(s).split("\n").map(clean).join("\n");
 }
 
 // show replaces root's content with nodes, leaving out the absent ones.
