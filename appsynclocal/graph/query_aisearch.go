@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/companyintel/mcp-server/appsynclocal/graph/model"
@@ -34,6 +35,13 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 		return nil, r.fail(ctx, "aiSearch", err)
 	}
 	iq := interpret.Parse(query)
+	named, err := r.named(ctx, query)
+	if err != nil {
+		return nil, r.fail(ctx, "aiSearch", err)
+	}
+	if named != nil {
+		iq = *named
+	}
 	if iq.Limit > 0 {
 		n = iq.Limit
 	}
@@ -58,7 +66,11 @@ func (r *queryResolver) AiSearch(ctx context.Context, query string, limit *int) 
 		sq.Exclude.AddCategory(k)
 	}
 	sq.ExactCount = iq.HowMany
-	if err := r.useKeywords(ctx, &iq, sq); err != nil {
+	if iq.Name != "" {
+		if err := r.nameFilters(ctx, &iq, &sq); err != nil {
+			return nil, r.fail(ctx, "aiSearch", err)
+		}
+	} else if err := r.useKeywords(ctx, &iq, sq); err != nil {
 		return nil, r.fail(ctx, "aiSearch", err)
 	}
 	sq.Keyword = strings.Join(iq.Keywords, " ")
@@ -142,4 +154,71 @@ func out(q interpret.Query, sq store.SearchQuery, page *store.CompanyPage) *mode
 		}
 	}
 	return res
+}
+
+// maxNamed bounds the company names an answer lists as matching.
+const maxNamed = 5
+
+// named reads a sentence that names a company in the data ("what does
+// Kavora Health do?"): the first run of capitalised words that all of some
+// company's name words contain (legal forms and "&" aside) is searched as
+// the name, and the rest of the sentence as usual. It returns nil when the
+// sentence names no company.
+func (r *queryResolver) named(ctx context.Context, sentence string) (*interpret.Query, error) {
+	for _, name := range interpret.NameCandidates(sentence) {
+		terms := interpret.NameTerms(name)
+		if len(terms) == 0 {
+			continue
+		}
+		page, err := r.store.Search(ctx, store.SearchQuery{Keyword: strings.Join(terms, " "), Limit: 20})
+		if err != nil {
+			return nil, err
+		}
+		var matched []string
+		for _, c := range page.Items {
+			if hasAll(interpret.NameTerms(c.Name), terms) && len(matched) < maxNamed {
+				matched = append(matched, c.Name)
+			}
+		}
+		if len(matched) > 0 {
+			q := interpret.ParseNamed(sentence, name, matched)
+			return &q, nil
+		}
+	}
+	return nil, nil
+}
+
+// nameFilters keeps the sentence's filters on a named company only when
+// some company of that name meets them; otherwise they are listed as not
+// applied and the name alone is searched, so the company asked about is
+// found ("Is Kavora Health a fintech company?" finds Kavora Health, a
+// health company, and says the Fintech filter was not applied).
+func (r *queryResolver) nameFilters(ctx context.Context, q *interpret.Query, sq *store.SearchQuery) error {
+	if sq.Facets.Empty() && sq.MinEmployees == 0 && sq.MaxEmployees == 0 && sq.FoundedFrom == 0 && sq.FoundedTo == 0 {
+		return nil
+	}
+	probe := *sq
+	probe.Keyword, probe.Limit, probe.Sort = strings.Join(q.Keywords, " "), 20, store.SortRelevance
+	page, err := r.store.Search(ctx, probe)
+	if err != nil {
+		return err
+	}
+	for _, c := range page.Items {
+		if hasAll(interpret.NameTerms(c.Name), q.Keywords) {
+			return nil
+		}
+	}
+	q.DropFilters("no company named " + strconv.Quote(q.Name) + " meets it")
+	sq.Facets = store.Facets{}
+	return nil
+}
+
+// hasAll reports whether words holds every one of terms.
+func hasAll(words, terms []string) bool {
+	for _, t := range terms {
+		if !slices.Contains(words, t) {
+			return false
+		}
+	}
+	return true
 }

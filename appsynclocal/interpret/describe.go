@@ -60,7 +60,7 @@ func (q Query) Describe() string {
 		}
 		parts = append(parts, s)
 	}
-	if len(q.Keywords) > 0 {
+	if len(q.Keywords) > 0 && q.Name == "" {
 		kw := strconv.Quote(strings.Join(q.Keywords, " "))
 		switch {
 		case len(q.Keywords) == 1:
@@ -69,11 +69,22 @@ func (q Query) Describe() string {
 			parts = append(parts, "matching all of "+kw+", ranked by relevance")
 		}
 	}
+	if q.Name != "" {
+		parts = append([]string{fmt.Sprintf("named %q", q.Name)}, parts...)
+	}
 	var out string
 	if len(parts) == 0 {
 		out = "All companies: no country, category, size, founding year or keyword was recognised."
 	} else {
 		out = "Companies " + strings.Join(parts, ", ") + "."
+	}
+	if q.Name != "" {
+		switch n := len(q.Matched); {
+		case n == 0:
+			out += fmt.Sprintf(" No company's name has all of %q.", q.Name)
+		default:
+			out += fmt.Sprintf(" Names matching %q: %s (first by name, then companies that only mention it).", q.Name, andList(quoted(q.Matched)))
+		}
 	}
 	if q.Sort != SortRelevance {
 		out += fmt.Sprintf(" Sorted %s (from %q).", sortSaid[q.Sort], q.SortPhrase)

@@ -38,6 +38,11 @@ type Query struct {
 	// Regions are the regions the sentence named, included or excluded, as
 	// dataset.Regions names them, for the summary.
 	Regions []string
+	// Name is the company name the sentence named ("Kavora Health"), found
+	// in the data: it is the keyword, matched against names first. Matched
+	// are the names of the companies whose name has it.
+	Name    string
+	Matched []string
 	// Second is a second question the sentence asked ("… and how many are
 	// in France?"): not answered by this search, and listed in NotApplied.
 	Second string

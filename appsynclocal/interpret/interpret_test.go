@@ -84,3 +84,18 @@ func TestACityIsSaidToBeAKeywordNotAFilter(t *testing.T) {
 
 	assert.Empty(t, interpret.Parse("robotics companies in Germany").NotApplied, "a country is a filter")
 }
+
+// Runs of capitalised words that are not all places or categories may name
+// a company; the words opening a request are not part of the name.
+func TestNameCandidates(t *testing.T) {
+	for sentence, want := range map[string][]string{
+		"Is Kavora Health a fintech company?":       {"Kavora Health"},
+		"tell me about Hartley & Moss Logistics":    {"Hartley & Moss Logistics"},
+		"Show me Summit Robotics GmbH in Germany":   {"Summit Robotics GmbH"},
+		"fintech companies in New York and Germany": nil,
+		"AI startups in the UK":                     nil,
+	} {
+		assert.Equal(t, want, interpret.NameCandidates(sentence), sentence)
+	}
+	assert.Equal(t, []string{"hartley", "moss", "logistics"}, interpret.NameTerms("Hartley and Moss Logistics Ltd."))
+}

@@ -105,7 +105,7 @@ new tell know info information details detail good great interesting notable coo
 sort etc anything something everything today now nowadays currently i'd like about regarding related relevant named
 leading major prominent famous popular well-known corporations corporation corp corps orgs org outfits enterprises
 country countries region regions area areas anywhere everywhere worldwide globally located situated hq
-there're ok okay thanks thank maybe perhaps possibly also too either`)
+there're having employers employer m ve ll re d ok okay thanks thank maybe perhaps possibly also too either`)
 
 // fillerVerbs say that the companies do what follows ("companies building
 // warehouse software", "firms that make chips"): the object is the content,
