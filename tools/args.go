@@ -148,6 +148,10 @@ func (f field) set(dst reflect.Value, v any) string {
 		if (f.min != nil && n < *f.min) || (f.max != nil && n > *f.max) {
 			return "expected " + expected(f) + ", got " + strconv.Itoa(n)
 		}
+		if dst.Kind() == reflect.Pointer {
+			dst.Set(reflect.ValueOf(&n))
+			break
+		}
 		dst.SetInt(int64(n))
 	case kindBool:
 		b, ok := v.(bool)

@@ -93,6 +93,9 @@ func inputFields(t reflect.Type) ([]field, error) {
 			f.kind = kindString
 		case sf.Type.Kind() == reflect.Int:
 			f.kind = kindInt
+		case sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Int:
+			// An integer whose 0 means something: nil is an absent argument.
+			f.kind = kindInt
 		case sf.Type.Kind() == reflect.Bool:
 			f.kind = kindBool
 		case sf.Type.Kind() == reflect.Slice && sf.Type.Elem().Kind() == reflect.String:
@@ -123,6 +126,9 @@ func inputFields(t reflect.Type) ([]field, error) {
 		}
 		if f.def, err = intTag(sf, "default"); err != nil {
 			return nil, err
+		}
+		if f.def != nil && sf.Type.Kind() == reflect.Pointer {
+			return nil, fmt.Errorf("%s.%s: a default applies to plain integers, not pointers", t, sf.Name)
 		}
 		if f.itemMax, err = intTag(sf, "itemmax"); err != nil {
 			return nil, err

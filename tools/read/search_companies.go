@@ -22,7 +22,7 @@ type searchCompaniesInput struct {
 	Categories []string `json:"categories,omitempty" desc:"Any of these; names from companies://filters." max:"10"`
 	ExclCntry  string   `json:"exclude_countries,omitempty" desc:"As country." max:"300"`
 	ExclCats   []string `json:"exclude_categories,omitempty" desc:"Leave out." max:"10"`
-	MinEmp     int      `json:"min_employees,omitempty" desc:"Inclusive." min:"0"`
+	MinEmp     *int     `json:"min_employees,omitempty" desc:"Inclusive." min:"0"`
 	MaxEmp     int      `json:"max_employees,omitempty" desc:"Inclusive." min:"1"`
 	FoundedGE  int      `json:"founded_after,omitempty" desc:"Year, inclusive." min:"1800"`
 	FoundedLE  int      `json:"founded_before,omitempty" desc:"Year, inclusive." min:"1800"`
@@ -130,12 +130,11 @@ func newSearchCompanies(d Deps) tools.Tool {
 func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searchCompaniesInput) (searchCompaniesOutput, error) {
 	bounds := searchBounds(in)
 	if in.Query == "" && in.Country == "" && len(in.Categories) == 0 && !bounds.Ranged() && in.ExclCntry == "" && len(in.ExclCats) == 0 {
-		return searchCompaniesOutput{}, tools.Invalid("query",
-			"give a query or at least one filter (country, categories, exclusions, employees or founding year); an unfiltered search returns arbitrary companies")
+		return searchCompaniesOutput{}, noSelection(in)
 	}
-	if in.MaxEmp != 0 && in.MinEmp > in.MaxEmp {
+	if in.MaxEmp != 0 && in.MinEmp != nil && *in.MinEmp > in.MaxEmp {
 		return searchCompaniesOutput{}, tools.Invalid("min_employees",
-			fmt.Sprintf("min_employees %d is above max_employees %d; give a min no larger than the max", in.MinEmp, in.MaxEmp))
+			fmt.Sprintf("min_employees %d is above max_employees %d; give a min no larger than the max", *in.MinEmp, in.MaxEmp))
 	}
 	if in.FoundedGE != 0 && in.FoundedLE != 0 && in.FoundedGE > in.FoundedLE {
 		return searchCompaniesOutput{}, tools.Invalid("founded_after",
@@ -209,7 +208,7 @@ func searchCompanies(ctx context.Context, r query.Reader, v Vocabulary, in searc
 	applied = append(append(keyword, applied...), ranges...)
 
 	if len(absent) > 0 {
-		notes = append(notes, notCoveredNote(absent, voc, len(filters) > 0))
+		notes = append(notes, notCoveredNote(absent, voc, len(want) > len(absent)))
 		if len(want) == len(absent) {
 			// Nothing to ask the backend: it would refuse a country it
 			// has no company in, and "invalid" would mislead about a
@@ -301,7 +300,10 @@ func countNote(total int, atLeast bool) string {
 }
 
 // searchBounds turns the range arguments into the backend's bounds; 0 is an
-// absent argument (min_employees 0 bounds nothing, so it is absent too).
+// absent argument, except min_employees, which the schema allows to be 0:
+// a lower bound of 0 is still a filter (the companies whose head count is
+// known, any size), which the backend, taking bounds of 1 and more, is
+// sent as the ceiling below for the maximum when no maximum was given.
 // A bound past any company is held to these ceilings, which select the same
 // companies: the schema spends no catalogue bytes on maxima, and the backend
 // gets a 32-bit Int whatever was sent.
@@ -313,8 +315,34 @@ func searchBounds(in searchCompaniesInput) query.Bounds {
 		n = min(n, ceiling)
 		return &n
 	}
-	return query.Bounds{MinEmployees: opt(in.MinEmp, maxEmployees), MaxEmployees: opt(in.MaxEmp, maxEmployees),
+	b := query.Bounds{MaxEmployees: opt(in.MaxEmp, maxEmployees),
 		FoundedAfter: opt(in.FoundedGE, maxYear), FoundedBefore: opt(in.FoundedLE, maxYear)}
+	switch {
+	case in.MinEmp == nil:
+	case *in.MinEmp > 0:
+		b.MinEmployees = opt(*in.MinEmp, maxEmployees)
+	case b.MaxEmployees == nil:
+		b.MaxEmployees = opt(maxEmployees, maxEmployees)
+	}
+	return b
+}
+
+// noSelection refuses a search with neither a query nor a filter, for the
+// reason that fits what the call asked: a count, an export or an order has
+// its own words, and only a plain page is "arbitrary companies".
+func noSelection(in searchCompaniesInput) *tools.Error {
+	const give = "give a query or at least one filter (country, categories, exclusions, employees or founding year)"
+	switch {
+	case in.CountOnly:
+		return tools.Invalid("query", "count_only counts the companies a query or filter selects, and this call gives neither; "+
+			give+"; "+FiltersURI+" has how many companies each country and category holds")
+	case in.Export:
+		return tools.Invalid("query", "an export is of the companies a query or filter selects, and this call gives neither; "+give)
+	case sortArg[in.Sort] != "":
+		return tools.Invalid("query", "sort orders the companies a query or filter selects, and this call gives neither; "+
+			give+": e.g. the largest in a country is country with sort employees_desc")
+	}
+	return tools.Invalid("query", give+"; without either, a page would be arbitrary companies")
 }
 
 // The ceilings of searchBounds: more employees than any company has, a
@@ -339,7 +367,7 @@ func boundsUnsupported(in searchCompaniesInput) *tools.Error {
 	for _, b := range []struct {
 		name string
 		set  bool
-	}{{"min_employees", in.MinEmp != 0}, {"max_employees", in.MaxEmp != 0}, {"founded_after", in.FoundedGE != 0}, {"founded_before", in.FoundedLE != 0}} {
+	}{{"min_employees", in.MinEmp != nil}, {"max_employees", in.MaxEmp != 0}, {"founded_after", in.FoundedGE != 0}, {"founded_before", in.FoundedLE != 0}} {
 		if b.set {
 			fields = append(fields, tools.FieldError{Field: b.name, Problem: problem})
 			names = append(names, b.name)

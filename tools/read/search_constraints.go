@@ -36,15 +36,16 @@ var sortArg = map[string]query.CompanySort{
 	"name":           query.SortNameAsc,
 }
 
-// rangeConstraint renders an inclusive range; 0 is an open end.
-func rangeConstraint(kind string, lo, hi int) string {
-	if lo == 0 && hi == 0 {
+// rangeConstraint renders an inclusive range; nil or a high end of 0 is an
+// open end (a low end of 0 is a bound: "employees;0..").
+func rangeConstraint(kind string, lo *int, hi int) string {
+	if lo == nil && hi == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString(kind + ";")
-	if lo != 0 {
-		b.WriteString(strconv.Itoa(lo))
+	if lo != nil {
+		b.WriteString(strconv.Itoa(*lo))
 	}
 	b.WriteString("..")
 	if hi != 0 {
@@ -59,7 +60,7 @@ func constraints(in searchCompaniesInput) (keyword, ranges, refined []string) {
 	if in.Query != "" {
 		keyword = append(keyword, "keyword;"+in.Query)
 	}
-	for _, r := range []string{rangeConstraint("employees", in.MinEmp, in.MaxEmp), rangeConstraint("founded", in.FoundedGE, in.FoundedLE)} {
+	for _, r := range []string{rangeConstraint("employees", in.MinEmp, in.MaxEmp), rangeConstraint("founded", nonZero(in.FoundedGE), in.FoundedLE)} {
 		if r != "" {
 			ranges = append(ranges, r)
 		}
@@ -146,3 +147,11 @@ func notAppliedNote(items []string) string {
 
 // exactCountHint tells an agent how to turn a lower bound into a count.
 const exactCountHint = "For the exact number, call again with the same arguments and count_only: true."
+
+// nonZero is n as an optional bound: 0 is absent.
+func nonZero(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}

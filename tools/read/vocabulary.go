@@ -105,7 +105,7 @@ func notCoveredNote(cs []country.Country, voc *query.Vocabulary, searched bool) 
 	for i, c := range cs {
 		names[i] = c.Name
 	}
-	also := ""
+	also := " Nothing was searched."
 	if searched {
 		also = " The other countries were searched."
 	}
