@@ -105,7 +105,8 @@ func TestSingleRecordAnswersSayEveryFactInPlainText(t *testing.T) {
 	require.NotEmpty(t, contacts, "the job completed at once on this backend")
 	assert.Contains(t, lines, fmt.Sprintf("contacts (%d):", len(contacts)))
 	ct := obj(contacts[0])
-	assert.Contains(t, lines, fmt.Sprintf("- email %s | role %q | confidence %s | found %s", ct["email"], ct["role"],
+	assert.Equal(t, false, ct["name_known"])
+	assert.Contains(t, lines, fmt.Sprintf("- email %s | role %q | confidence %s | found %s | name unknown", ct["email"], ct["role"],
 		strconv.FormatFloat(ct["confidence"].(float64), 'f', -1, 64), ct["discovered_at"]))
 
 	_, text = plainCall(t, s, "get_company", fmt.Sprintf(`{"id":%q}`, id2))

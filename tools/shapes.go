@@ -35,7 +35,15 @@ type Contact struct {
 	Role         string  `json:"role"`
 	Confidence   float64 `json:"confidence" jsonschema:"0 to 1."`
 	DiscoveredAt string  `json:"discovered_at"`
+	// NameKnown says whether the person's name is known. The data API's
+	// contacts carry an email and a role, no name, so it is false: agents
+	// took a name read off the address ("j.smith@") for a known one.
+	NameKnown bool `json:"name_known" jsonschema:"False: no name is known; do not infer one from the email."`
 }
+
+// ContactsNote is said wherever contacts are listed: they carry no
+// person's name.
+const ContactsNote = "Contacts have no person's name (name_known false): the data API gives an email and a role only, so do not infer a name from the address."
 
 // Collection is a user's named set of companies.
 type Collection struct {

@@ -203,7 +203,15 @@ func (c Company) Line() string {
 // when it was found.
 func (c Contact) Line() string {
 	return "email " + untrusted.Inline(c.Email) + " | role " + untrusted.Quoted(c.Role) + " | confidence " +
-		strconv.FormatFloat(c.Confidence, 'f', -1, 64) + " | found " + untrusted.Inline(c.DiscoveredAt)
+		strconv.FormatFloat(c.Confidence, 'f', -1, 64) + " | found " + untrusted.Inline(c.DiscoveredAt) + nameLine(c.NameKnown)
+}
+
+// nameLine says on a contact's line that no name is known.
+func nameLine(known bool) string {
+	if known {
+		return ""
+	}
+	return " | name unknown"
 }
 
 // Line renders a collection as one line of text for a model.

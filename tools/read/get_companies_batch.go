@@ -120,6 +120,12 @@ func getCompaniesBatch(ctx context.Context, r query.Reader, in getCompaniesBatch
 	if len(out.Failed) > 0 {
 		notes = append(notes, fmt.Sprintf("Failed, retry them: %s.", strings.Join(out.Failed, ", ")))
 	}
+	for _, c := range out.Companies {
+		if len(c.Contacts) > 0 {
+			notes = append(notes, tools.ContactsNote)
+			break
+		}
+	}
 	out.Note = tools.JoinNotes(strings.Join(notes, " "), partial.Note())
 	return out, nil
 }

@@ -112,6 +112,8 @@ func getCompany(ctx context.Context, r query.Reader, in getCompanyInput) (getCom
 	if len(out.Company.Contacts) == 0 {
 		out.Company.Contacts = []tools.Contact{}
 		out.Note = noContactsNote
+	} else {
+		out.Note = tools.ContactsNote
 	}
 	out.Note = tools.JoinNotes(out.Note, partial.Note())
 	return out, nil

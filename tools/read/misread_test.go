@@ -91,3 +91,24 @@ func TestSearchCompaniesSaysOtherCountriesWereSearchedOnlyWhenTheyWere(t *testin
 		assert.Contains(t, tooltest.Structured(t, res)["note"], "The other countries were searched.")
 	})
 }
+
+func TestContactsSayNoPersonsNameIsKnown(t *testing.T) {
+	c := company("cmp_000007", "Acme", "Germany")
+	c.Contacts = []query.Contact{{Email: "j.smith@acme.example", Role: "CTO", Confidence: 0.9}}
+	r := &querytest.Reader{}
+	r.On("GetCompany", mock.Anything, "cmp_000007").Return(&c, nil).Once()
+	r.On("GetCompanies", mock.Anything, []string{"cmp_000007"}).Return([]*query.Company{&c}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewGetCompany(r), `{"id":"cmp_000007"}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	sc := tooltest.Structured(t, res)
+	contact := sc["company"].(map[string]any)["contacts"].([]any)[0].(map[string]any)
+	assert.Equal(t, false, contact["name_known"], "the field is there, and false: the data has no name")
+	assert.Contains(t, sc["note"], "do not infer a name from the address")
+	assert.Contains(t, tooltest.Text(t, res), "| name unknown", "the contact's line says it too")
+
+	res, _ = tooltest.Call(t, NewGetCompaniesBatch(r), `{"ids":["cmp_000007"]}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	assert.Contains(t, tooltest.Structured(t, res)["note"], "Contacts have no person's name")
+	r.AssertExpectations(t)
+}

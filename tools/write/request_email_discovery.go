@@ -145,6 +145,9 @@ func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscovery
 	switch job.Status {
 	case "COMPLETED":
 		out.Note = "Completed; the contacts are also on the company (get_company)."
+		if len(out.Job.Contacts) > 0 {
+			out.Note += " " + tools.ContactsNote
+		}
 	case "FAILED":
 		out.Note = "The job failed; the backend found no contacts."
 	default:
@@ -230,7 +233,7 @@ func followEmailDiscovery(d Deps) *tools.Follow[requestEmailDiscoveryOutput] {
 			case 0:
 				out.Note = "Completed: the job found nobody for these roles."
 			default:
-				out.Note = fmt.Sprintf("Completed: %d contact(s) found; they are also on the company (get_company).", n)
+				out.Note = fmt.Sprintf("Completed: %d contact(s) found; they are also on the company (get_company). ", n) + tools.ContactsNote
 			}
 			return out, true, "", nil
 		},

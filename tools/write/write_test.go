@@ -187,3 +187,18 @@ func TestWriteRecordsNameWhatChanged(t *testing.T) {
 		})
 	}
 }
+
+func TestACompletedEmailDiscoverySaysNoPersonsNameIsKnown(t *testing.T) {
+	w := &mutationtest.Writer{}
+	w.On("RequestEmailDiscovery", mock.Anything, "cmp_1", []string{"CTO"}).
+		Return(&mutation.EmailDiscoveryJob{Id: "job_1", CompanyId: "cmp_1", Status: mutation.EmailDiscoveryStatusCompleted,
+			Contacts: []mutation.Contact{{Email: "j.smith@acme.example", Role: "CTO", Confidence: 0.8}}}, nil).Once()
+
+	res, _ := tooltest.Call(t, NewRequestEmailDiscovery(Deps{Writer: w, Allowed: allowAll}), `{"company_id":"cmp_1","roles":["CTO"]}`)
+
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	sc := tooltest.Structured(t, res)
+	contact := sc["job"].(map[string]any)["contacts"].([]any)[0].(map[string]any)
+	assert.Equal(t, false, contact["name_known"])
+	assert.Contains(t, sc["note"], "do not infer a name from the address")
+}
