@@ -96,6 +96,20 @@ type MutationStatus struct {
 	Enabled      bool     `json:"enabled"`
 	EnabledTools []string `json:"enabled_tools"`
 	HowToEnable  string   `json:"how_to_enable,omitempty"`
+	// Confirmed says whether a person confirms each write, and how.
+	Confirmed ConfirmStatus `json:"confirmed"`
+}
+
+// ConfirmStatus says whether writes are confirmed by the person at the
+// keyboard (--confirm-writes), and which clients can be asked here.
+type ConfirmStatus struct {
+	// Mode is no (writes off, or --confirm-writes=off), ask or required.
+	Mode string `json:"mode"`
+	// How says who is asked and what happens to a client that cannot be.
+	How string `json:"how"`
+	// SingleUse is where a confirmation is remembered as used: redis
+	// (shared by replicas) or process.
+	SingleUse string `json:"single_use,omitempty"`
 }
 
 // resources returns the filter vocabulary and status resources, served from

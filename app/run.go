@@ -299,6 +299,7 @@ func logStart(logger *slog.Logger, cfg config.Config, transport string, method a
 		"resources", counts.Resources,
 		"prompts", counts.Prompts,
 		"catalog", catalogueID(cfg.FeedbackTool),
+		"confirm_writes", confirmWrites(cfg),
 	}, extra...)...)
 	if cfg.Mutations.Any() {
 		logger.Info("write tools enabled", "tools", cfg.Mutations.Enabled())

@@ -212,6 +212,7 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	if status.Mutations.EnabledTools == nil {
 		status.Mutations.EnabledTools = []string{}
 	}
+	status.Mutations.Confirmed = confirmStatus(p.Mutations.Any(), rt.Confirm)
 	if len(status.Mutations.EnabledTools) < len(writeTools()) {
 		status.Mutations.HowToEnable = "start the server with --allow-mutations (all) or --allow-mutations=create_collection,add_to_collection"
 	}
@@ -271,4 +272,30 @@ func legacyTasksCapability() *mcp.TasksCapability {
 	c := mcp.NewTasksCapabilityWithToolsOnly()
 	c.Cancel = &struct{}{}
 	return c
+}
+
+// confirmStatus describes how writes are confirmed, for the status resource.
+func confirmStatus(writes bool, c *tools.Confirmation) ConfirmStatus {
+	if !writes || c == nil || c.Mode == "" || c.Mode == tools.ConfirmOff {
+		why := "writes are off"
+		if writes {
+			why = "--confirm-writes=off: writes go ahead without asking anyone"
+		}
+		return ConfirmStatus{Mode: "no", How: why}
+	}
+	st := ConfirmStatus{Mode: string(c.Mode), SingleUse: "process"}
+	if _, ok := c.Once.(*sealed.Redis); ok {
+		st.SingleUse = "redis"
+	}
+	cannot := "made without asking (recorded as \"not asked\")"
+	if c.Mode == tools.ConfirmRequired {
+		cannot = "refused"
+	}
+	if c.Stateless {
+		st.How = "the person is asked through clients on protocol 2026-07-28 that declare elicitation (the question comes back in the answer); " +
+			"over this stateless HTTP service a 2025-11-25 client cannot be asked, whatever it declared: its writes are " + cannot
+	} else {
+		st.How = "the person is asked through clients that declare elicitation; for a client that does not, writes are " + cannot
+	}
+	return st
 }

@@ -119,6 +119,24 @@ type Confirmation struct {
 	Now func() time.Time
 	// Observe, when set, counts each confirmation by tool and outcome.
 	Observe func(ctx context.Context, tool, outcome string)
+	// Stateless says the transport is stateless HTTP: it carries no
+	// request to the client within a call, so a 2025-11-25 client cannot
+	// be asked there whatever it declared (2026-07-28 is asked through the
+	// answer).
+	Stateless bool
+}
+
+// CannotAsk says, for a client that cannot be asked, why and what would
+// let it be: the transport (stateless HTTP under 2025-11-25, whatever the
+// client declared), or the client (it declared no elicitation).
+func (c *Confirmation) CannotAsk(modern bool) (why, fix string) {
+	if !modern && c.Stateless {
+		return "this server runs over stateless HTTP, where under protocol 2025-11-25 no question can reach the user within a call, " +
+				"whatever the client declared",
+			"connect with protocol 2026-07-28, where the question comes back in the answer, or run the server over stdio; " +
+				"or ask whoever runs the server about --confirm-writes"
+	}
+	return "it did not declare the elicitation capability", "use a client that supports elicitation, or ask whoever runs the server about --confirm-writes"
 }
 
 func (c *Confirmation) on() bool { return c != nil && c.Mode != "" && c.Mode != ConfirmOff }
@@ -204,9 +222,9 @@ func (rt *Runtime) confirm(ctx context.Context, t Tool, req mcp.CallToolRequest,
 	if !canAsk {
 		if c.Mode == ConfirmRequired {
 			c.observe(ctx, tool, OutcomeRefused)
+			why, fix := c.CannotAsk(modern)
 			return rt.fail(t, rec, &Error{Class: ConfirmationRequired, Message: "this server writes only what a person confirms, and this client cannot ask its user " +
-				"(it did not declare the elicitation capability); nothing was written. Tell the user: use a client that supports elicitation, " +
-				"or ask whoever runs the server about --confirm-writes"})
+				"(" + why + "); nothing was written. Tell the user: " + fix})
 		}
 		rec.confirmed = NotAsked
 		c.observe(ctx, tool, OutcomeNotAsked)
