@@ -8,7 +8,9 @@
 //	FLOOR_ENDPOINT=http://127.0.0.1:8787/graphql FLOOR_API_KEY=… FLOOR_BODY='{"query":…}' floor
 //
 // It imports nothing from this module, so that none of mcp-server's start-up
-// cost (package initialisation included) is counted in the floor.
+// cost (package initialisation included) is counted in the floor. Built with
+// -tags awschain it also resolves the AWS credential chain at start
+// (awschain.go).
 package main
 
 import (
@@ -23,12 +25,16 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// atStart runs before the server serves; set by the awschain build.
+var atStart = func() {}
+
 func main() {
 	endpoint, key, body := os.Getenv("FLOOR_ENDPOINT"), os.Getenv("FLOOR_API_KEY"), []byte(os.Getenv("FLOOR_BODY"))
 	if endpoint == "" || len(body) == 0 {
 		fmt.Fprintln(os.Stderr, "floor: set FLOOR_ENDPOINT and FLOOR_BODY (and FLOOR_API_KEY)")
 		os.Exit(2)
 	}
+	atStart()
 	s := server.NewMCPServer("floor", "1", server.WithToolCapabilities(false))
 	s.AddTool(mcp.NewTool("search", mcp.WithDescription("Posts one fixed GraphQL search and returns the answer.")),
 		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -33,15 +33,19 @@ type environment struct {
 	// -server-bin was given.
 	releaseBin string
 	floorBin   string
-	node       string
-	npx        string // "" when npx is not installed: its start row is skipped
-	peerDir    string
-	peerMain   string
-	apiKey     string
-	baseEnv    []string // the environment of every child: nothing else leaks in
-	small      *backend // defaultCompanies
-	big        *backend // cfg.bigCompanies; nil when skipped
-	builds     []buildRecord
+	// floorAWSBin is the floor built with -tags awschain: it also resolves
+	// the AWS credential chain at start. mcp-server's memory is compared
+	// with it.
+	floorAWSBin string
+	node        string
+	npx         string // "" when npx is not installed: its start row is skipped
+	peerDir     string
+	peerMain    string
+	apiKey      string
+	baseEnv     []string // the environment of every child: nothing else leaks in
+	small       *backend // defaultCompanies
+	big         *backend // cfg.bigCompanies; nil when skipped
+	builds      []buildRecord
 }
 
 // buildRecord is how long a backend database took to build, kept beside the
@@ -113,6 +117,11 @@ func (env *environment) setUp(ctx context.Context, cfg config) (err error) {
 	logf("building ./bench/cmd/floor")
 	env.floorBin = filepath.Join(env.tmp, "floor")
 	if err := goBuild(ctx, env.floorBin, "./bench/cmd/floor"); err != nil {
+		return err
+	}
+	logf("building ./bench/cmd/floor -tags awschain")
+	env.floorAWSBin = filepath.Join(env.tmp, "floor-awschain")
+	if err := goBuild(ctx, env.floorAWSBin, "./bench/cmd/floor", "-tags", "awschain"); err != nil {
 		return err
 	}
 	logf("building ./cmd/appsync-local")
@@ -221,9 +230,18 @@ func (env *environment) peerNpx() server {
 // floor is bench/cmd/floor against the running 20,000-company backend,
 // posting exactly the request the direct path posts.
 func (env *environment) floor() server {
+	return env.floorBuild(nameFloor, env.floorBin)
+}
+
+// floorAWS is the floor that also resolves the AWS credential chain.
+func (env *environment) floorAWS() server {
+	return env.floorBuild(nameFloorAWS, env.floorAWSBin)
+}
+
+func (env *environment) floorBuild(name, bin string) server {
 	return server{
-		name: nameFloor,
-		bin:  env.floorBin,
+		name: name,
+		bin:  bin,
 		env: append(env.baseEnv[:len(env.baseEnv):len(env.baseEnv)],
 			"FLOOR_ENDPOINT="+env.small.url, "FLOOR_API_KEY="+env.apiKey, "FLOOR_BODY="+string(searchBody(searchVars))),
 	}

@@ -18,6 +18,9 @@ const (
 	// nameFloor is bench/cmd/floor: one mcp-go tool posting the same fixed
 	// request, the least any Go MCP forwarder can cost.
 	nameFloor = "floor (bench/cmd/floor)"
+	// nameFloorAWS is the floor built with -tags awschain: the same tool,
+	// and the AWS credential chain resolved at start.
+	nameFloorAWS = "floor + AWS credential chain (-tags awschain)"
 )
 
 // results is everything one run measured.
@@ -64,6 +67,7 @@ type startResult struct {
 	runs      []time.Duration // in the order taken: run i of every starter is in the same turn
 	cpu       []time.Duration // CPU time of each run by its first tools/list answer
 	rss       int64           // median VmRSS at the first tools/list answer, bytes
+	rssRuns   []time.Duration // VmRSS of each run in bytes, in the order taken (a Duration for pairedRatio)
 	hasMem    bool
 }
 
@@ -298,6 +302,7 @@ func measureStarts(ctx context.Context, env *environment, cfg config, res *resul
 	starters := []*starter{
 		{name: nameFloor, how: "one mcp-go tool, same backend", count: cfg.starts, hasMem: true, server: fixed(env.floor())},
 		{name: nameOurs, how: "release build, --endpoint, appsync-local already running", count: cfg.starts, hasMem: true, server: fixed(env.ourServer())},
+		{name: nameFloorAWS, how: "the floor, AWS credential chain resolved at start", count: cfg.starts, hasMem: true, server: fixed(env.floorAWS())},
 		{name: namePeer, how: "node dist/index.js, same backend", count: cfg.starts, hasMem: true, server: fixed(env.peerNode())},
 		{name: nameOurs, how: "--embedded, data on disk", count: cfg.warmStarts, hasMem: true, server: fixed(env.embedded(warmDir))},
 		{name: nameOurs, how: "--embedded, first start (empty data dir: builds the 20,000-company database)", count: cfg.firstStarts, hasMem: true,
@@ -361,7 +366,11 @@ func measureStarts(ctx context.Context, env *environment, cfg config, res *resul
 		if st.count == 0 {
 			continue
 		}
-		res.starts = append(res.starts, startResult{name: st.name, how: st.how, lat: summarize(st.lat), runs: st.lat, cpu: st.cpu, rss: median(st.rss), hasMem: st.hasMem})
+		rssRuns := make([]time.Duration, len(st.rss))
+		for i, b := range st.rss {
+			rssRuns[i] = time.Duration(b)
+		}
+		res.starts = append(res.starts, startResult{name: st.name, how: st.how, lat: summarize(st.lat), runs: st.lat, cpu: st.cpu, rss: median(st.rss), rssRuns: rssRuns, hasMem: st.hasMem})
 	}
 	return nil
 }

@@ -227,7 +227,7 @@ func thousands(n int) string {
 // direct call's p50 in the same round, then mcp-server's ratio over the
 // floor's, the median over rounds.
 func floorTable(p func(string, ...any), r *results) {
-	var ours, floor *startResult
+	var ours, floor, floorAWS *startResult
 	for i := range r.starts {
 		s := &r.starts[i]
 		if s.name == nameOurs && ours == nil {
@@ -235,6 +235,9 @@ func floorTable(p func(string, ...any), r *results) {
 		}
 		if s.name == nameFloor && floor == nil {
 			floor = s
+		}
+		if s.name == nameFloorAWS && floorAWS == nil {
+			floorAWS = s
 		}
 	}
 	if ours == nil || floor == nil {
@@ -250,6 +253,14 @@ func floorTable(p func(string, ...any), r *results) {
 		ms(floor.lat.P50), ms(ours.lat.P50), pairedRatio(ours.runs, floor.runs), ratio(ours.lat.P50, floor.lat.P50))
 	p("| CPU time (user+system) by that answer, median | %s | %s | ×%.2f | ×%.2f | — |",
 		ms(median(floor.cpu)), ms(median(ours.cpu)), pairedRatio(ours.cpu, floor.cpu), ratio(median(ours.cpu), median(floor.cpu)))
+	if floorAWS != nil {
+		p("| RSS at that answer, against the floor, median | %s | %s | ×%.2f | ×%.2f | — |",
+			mib(floor.rss), mib(ours.rss), pairedRatio(ours.rssRuns, floor.rssRuns), ratio(time.Duration(ours.rss), time.Duration(floor.rss)))
+		p("| RSS at that answer, against the floor with the AWS credential chain resolved (`-tags awschain`), median | %s | %s | ×%.2f | ×%.2f | ≤ ×1.25 |",
+			mib(floorAWS.rss), mib(ours.rss), pairedRatio(ours.rssRuns, floorAWS.rssRuns), ratio(time.Duration(ours.rss), time.Duration(floorAWS.rss)))
+		p("| cold start, against the floor with the AWS credential chain resolved | %s | %s | ×%.2f | ×%.2f | — |",
+			ms(floorAWS.lat.P50), ms(ours.lat.P50), pairedRatio(ours.runs, floorAWS.runs), ratio(ours.lat.P50, floorAWS.lat.P50))
+	}
 	for _, conc := range []int{1, 8} {
 		var d, o, f *callResult
 		for i := range r.calls {
