@@ -188,7 +188,7 @@ var progressInterval = 3 * time.Second
 // in the same transaction.
 func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, meta map[string]string, log *slog.Logger) error {
 	db, err := openDB(ctx, path, nil, "page_size(16384)", "journal_mode(OFF)", "synchronous(OFF)",
-		"cache_size(-131072)", "temp_store(MEMORY)", "locking_mode(EXCLUSIVE)")
+		"cache_size(-32768)", "temp_store(MEMORY)", "locking_mode(EXCLUSIVE)")
 	if err != nil {
 		return err
 	}
