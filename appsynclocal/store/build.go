@@ -243,7 +243,7 @@ func writeCompanies(ctx context.Context, path string, gen *dataset.Generator, me
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	log.Info("indexing companies database", "companies", gen.Len(), "terms", len(ix.terms),
+	log.Info("indexing companies database", "companies", gen.Len(), "words", ix.words(),
 		"elapsed", time.Since(start).Round(100*time.Millisecond).String())
 	if err := ix.write(ctx, tx); err != nil {
 		return fmt.Errorf("writing the index: %w", err)

@@ -78,6 +78,17 @@ func (b *indexBuilder) add(c *genChunk) {
 	}
 }
 
+// words is the number of index words some company has.
+func (b *indexBuilder) words() int {
+	n := 0
+	for i := range b.terms {
+		if b.terms[i].count > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // write stores the postings, the columns and the name order in tx.
 func (b *indexBuilder) write(ctx context.Context, tx *sql.Tx) error {
 	nameOrder := make(chan []uint32, 1)
