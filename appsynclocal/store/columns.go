@@ -83,9 +83,13 @@ type comboKey struct {
 type memIndex struct {
 	n int
 	columnsData
-	// byCountry and byCategory list each value's companies in number order.
-	byCountry  [][]uint32
-	byCategory [][]uint32
+	// byCountry and byCategory list each value's companies in number order;
+	// countryBits and categoryBits are the same sets as bitmaps, for exact
+	// counts (about 12 MB at a million companies).
+	byCountry    [][]uint32
+	byCategory   [][]uint32
+	countryBits  [][]uint64
+	categoryBits [][]uint64
 	// order[o] lists the companies in order o; rank[o][num] is num's place
 	// in it. The name order alone needs rank: the others compare their key.
 	order    [numOrders][]uint32
@@ -149,6 +153,7 @@ func (x *memIndex) derive(names []uint32) {
 		}
 		combos[comboKey{country: x.country[i], mask: x.catMask[i]}]++
 	}
+	x.countryBits, x.categoryBits = toBitmaps(x.byCountry, x.n), toBitmaps(x.byCategory, x.n)
 	for k, count := range combos {
 		x.combos = append(x.combos, facetCombo{comboKey: k, count: count})
 	}
@@ -242,4 +247,22 @@ func (x *memIndex) less(o int, a, b uint32) bool {
 		return ka < kb
 	}
 	return a < b
+}
+
+// toBitmaps renders lists of company numbers as bitmaps of n bits.
+func toBitmaps(lists [][]uint32, n int) [][]uint64 {
+	out := make([][]uint64, len(lists))
+	for i, l := range lists {
+		out[i] = bitmapOf(l, n)
+	}
+	return out
+}
+
+// bitmapOf renders a list of company numbers as a bitmap of n bits.
+func bitmapOf(ids []uint32, n int) []uint64 {
+	bm := make([]uint64, (n+63)/64)
+	for _, x := range ids {
+		bm[x/64] |= 1 << (x % 64)
+	}
+	return bm
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -321,6 +322,9 @@ func (p *queryPlan) count(page *CompanyPage, known int) {
 	case q.ExactCount && len(p.terms) == 1 && q.Facets.Empty() && q.Exclude.Empty() && !hasRanges(q):
 		known = p.terms[0].plain.size()
 	}
+	if known < 0 && q.ExactCount {
+		known = p.bitmapCount()
+	}
 	if known < 0 {
 		limit := p.maxCount + 1
 		if q.ExactCount {
@@ -341,6 +345,97 @@ func (p *queryPlan) count(page *CompanyPage, known int) {
 		return
 	}
 	page.Total = known
+}
+
+// bitmapCount counts every match of q by combining bitmaps a word at a
+// time (64 companies a step): each word's postings, the facets' and the
+// exclusions'; only the bounds, if any, are then tested company by
+// company, and only on the companies the bitmaps leave.
+func (p *queryPlan) bitmapCount() int {
+	x, q := p.x, p.q
+	words := (p.n + 63) / 64
+	all := make([]uint64, words)
+	for i := range all {
+		all[i] = ^uint64(0)
+	}
+	if p.n%64 != 0 {
+		all[words-1] = 1<<(p.n%64) - 1
+	}
+	bitsOf := func(l *postingList) []uint64 {
+		if l.bitmap != nil {
+			return l.bitmap
+		}
+		return bitmapOf(l.ids, p.n)
+	}
+	and := func(b []uint64) {
+		for i := range all {
+			all[i] &= b[i]
+		}
+	}
+	anyOf := func(sets [][]uint64) []uint64 {
+		u := make([]uint64, words)
+		for _, b := range sets {
+			for i := range u {
+				u[i] |= b[i]
+			}
+		}
+		return u
+	}
+	var sets [][]uint64
+	for _, t := range p.terms {
+		sets = append(sets, bitsOf(t.plain))
+	}
+	if q.AnyWord && len(sets) > 0 {
+		and(anyOf(sets))
+	} else {
+		for _, b := range sets {
+			and(b)
+		}
+	}
+	facet := func(codes []string, cats []int) [][]uint64 {
+		var out [][]uint64
+		for _, code := range codes {
+			if i := countryIndex(code); i >= 0 {
+				out = append(out, x.countryBits[i])
+			}
+		}
+		for _, k := range cats {
+			out = append(out, x.categoryBits[k])
+		}
+		return out
+	}
+	if len(q.Facets.Countries) > 0 {
+		and(anyOf(facet(q.Facets.Countries, nil)))
+	}
+	if len(q.Facets.Categories) > 0 {
+		and(anyOf(facet(nil, q.Facets.Categories)))
+	}
+	if ex := facet(q.Exclude.Countries, q.Exclude.Categories); len(ex) > 0 {
+		u := anyOf(ex)
+		for i := range all {
+			all[i] &^= u[i]
+		}
+	}
+	var ranges []cond
+	if c := x.employeeRange(q); c != nil {
+		ranges = append(ranges, c)
+	}
+	if c := x.foundedRange(q); c != nil {
+		ranges = append(ranges, c)
+	}
+	n := 0
+	for w, m := range all {
+		if len(ranges) == 0 {
+			n += bits.OnesCount64(m)
+			continue
+		}
+		for ; m != 0; m &= m - 1 {
+			if y := uint32(w*64 + bits.TrailingZeros64(m)); (conjunction{}).test(ranges, y) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // comboCount counts the companies matching q's facets, exclusions and one
