@@ -78,11 +78,21 @@ type comboKey struct {
 	mask    uint64
 }
 
+// fact is what a search tests of one company, in one 16-byte record so
+// that a test reads one cache line, not one per column.
+type fact struct {
+	catMask   uint64
+	employees uint32
+	founded   uint16
+	country   uint8
+}
+
 // memIndex is the part of the data set a search plans with, held in memory:
-// about 60 bytes a company (60 MB at a million).
+// about 70 bytes a company (70 MB at a million).
 type memIndex struct {
 	n int
-	columnsData
+	columnsData // while deriving; then facts holds the same
+	facts       []fact
 	// byCountry and byCategory list each value's companies in number order;
 	// countryBits and categoryBits are the same sets as bitmaps, for exact
 	// counts (about 12 MB at a million companies).
@@ -136,11 +146,16 @@ func loadIndex(ctx context.Context, db *sql.DB, n int) (*memIndex, error) {
 		names[i] = binary.LittleEndian.Uint32(blobs["name_order"][4*i:])
 	}
 	x.derive(names)
+	x.columnsData = columnsData{}
 	return x, nil
 }
 
 // derive computes what loadIndex does not read: lists, orders, combos.
 func (x *memIndex) derive(names []uint32) {
+	x.facts = make([]fact, x.n)
+	for i := range x.facts {
+		x.facts[i] = fact{catMask: x.catMask[i], employees: x.employees[i], founded: x.founded[i], country: x.country[i]}
+	}
 	x.byCountry = make([][]uint32, len(dataset.Countries))
 	x.byCategory = make([][]uint32, len(dataset.Categories))
 	combos := map[comboKey]int{}
@@ -233,13 +248,13 @@ func (x *memIndex) less(o int, a, b uint32) bool {
 	var ka, kb uint32
 	switch o {
 	case orderEmployeesDesc:
-		ka, kb = x.employees[b], x.employees[a]
+		ka, kb = x.facts[b].employees, x.facts[a].employees
 	case orderEmployeesAsc:
-		ka, kb = x.employees[a], x.employees[b]
+		ka, kb = x.facts[a].employees, x.facts[b].employees
 	case orderFoundedDesc:
-		ka, kb = uint32(x.founded[b]), uint32(x.founded[a])
+		ka, kb = uint32(x.facts[b].founded), uint32(x.facts[a].founded)
 	case orderFoundedAsc:
-		ka, kb = uint32(x.founded[a]), uint32(x.founded[b])
+		ka, kb = uint32(x.facts[a].founded), uint32(x.facts[b].founded)
 	default:
 		return x.nameRank[a] < x.nameRank[b]
 	}

@@ -207,21 +207,26 @@ func (p *queryPlan) filterConds() []cond {
 	var out []cond
 	if len(q.Facets.Countries) > 0 {
 		var in [256]bool
-		u := &unionCond{member: func(n uint32) bool { return in[x.country[n]] }}
+		u := &unionCond{}
+		var bms [][]uint64
 		for _, code := range q.Facets.Countries {
 			if i := countryIndex(code); i >= 0 && !in[i] {
 				in[i] = true
 				u.parts = append(u.parts, &listCond{ids: x.byCountry[i]})
+				bms = append(bms, x.countryBits[i])
 			}
 		}
+		u.bits = union(bms, p.n)
 		out = append(out, u)
 	}
 	if len(q.Facets.Categories) > 0 {
-		mask := categoryMask(q.Facets.Categories)
-		u := &unionCond{member: func(n uint32) bool { return x.catMask[n]&mask != 0 }}
+		u := &unionCond{}
+		var bms [][]uint64
 		for _, k := range q.Facets.Categories {
 			u.parts = append(u.parts, &listCond{ids: x.byCategory[k]})
+			bms = append(bms, x.categoryBits[k])
 		}
+		u.bits = union(bms, p.n)
 		out = append(out, u)
 	}
 	if len(q.Exclude.Countries) > 0 {
@@ -231,11 +236,11 @@ func (p *queryPlan) filterConds() []cond {
 				out_[i] = true
 			}
 		}
-		out = append(out, &predCond{n: p.n, test: func(n uint32) bool { return !out_[x.country[n]] }})
+		out = append(out, &predCond{n: p.n, test: func(n uint32) bool { return !out_[x.facts[n].country] }})
 	}
 	if len(q.Exclude.Categories) > 0 {
 		mask := categoryMask(q.Exclude.Categories)
-		out = append(out, &predCond{n: p.n, test: func(n uint32) bool { return x.catMask[n]&mask == 0 }})
+		out = append(out, &predCond{n: p.n, test: func(n uint32) bool { return x.facts[n].catMask&mask == 0 }})
 	}
 	if c := x.employeeRange(q); c != nil {
 		out = append(out, c)
@@ -244,6 +249,20 @@ func (p *queryPlan) filterConds() []cond {
 		out = append(out, c)
 	}
 	return out
+}
+
+// union is the union of bitmaps of n bits: the one itself, or a new one.
+func union(bms [][]uint64, n int) []uint64 {
+	if len(bms) == 1 {
+		return bms[0]
+	}
+	u := make([]uint64, (n+63)/64)
+	for _, b := range bms {
+		for i := range u {
+			u[i] |= b[i]
+		}
+	}
+	return u
 }
 
 // bounds returns a range [lo, hi] from bounds where 0 means none.
@@ -263,7 +282,7 @@ func (x *memIndex) employeeRange(q SearchQuery) *rangeCond {
 		return nil
 	}
 	lo, hi := bounds(q.MinEmployees, q.MaxEmployees)
-	c := &rangeCond{employees: x.employees, lo: lo, hi: hi}
+	c := &rangeCond{facts: x.facts, lo: lo, hi: hi}
 	x.span(c, orderEmployeesAsc)
 	return c
 }
@@ -273,7 +292,7 @@ func (x *memIndex) foundedRange(q SearchQuery) *rangeCond {
 		return nil
 	}
 	lo, hi := bounds(q.FoundedFrom, q.FoundedTo)
-	c := &rangeCond{founded: x.founded, lo: lo, hi: hi}
+	c := &rangeCond{facts: x.facts, byFounded: true, lo: lo, hi: hi}
 	x.span(c, orderFoundedAsc)
 	return c
 }
@@ -283,10 +302,10 @@ func (x *memIndex) foundedRange(q SearchQuery) *rangeCond {
 func (x *memIndex) span(c *rangeCond, o int) {
 	ord := x.order[o]
 	key := func(n uint32) uint32 {
-		if c.employees != nil {
-			return c.employees[n]
+		if c.byFounded {
+			return uint32(c.facts[n].founded)
 		}
-		return uint32(c.founded[n])
+		return c.facts[n].employees
 	}
 	i := sort.Search(len(ord), func(i int) bool { return key(ord[i]) >= c.lo })
 	j := sort.Search(len(ord), func(i int) bool { return key(ord[i]) > c.hi })
