@@ -90,7 +90,7 @@ type fact struct {
 // memIndex is the part of the data set a search plans with, held in memory:
 // about 70 bytes a company (70 MB at a million).
 type memIndex struct {
-	n int
+	n           int
 	columnsData // while deriving; then facts holds the same
 	facts       []fact
 	// byCountry and byCategory list each value's companies in number order;
