@@ -293,3 +293,26 @@ func TestAWriteRefusedAsNotFoundGivesItsTokenBack(t *testing.T) {
 	require.Equal(t, "not_found", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, read, `{"query":"a"}`)))
 	require.Equal(t, "rate_limited", tooltest.ErrorCode(t, tooltest.CallWith(t, rt, read, `{"query":"a"}`)), "a read keeps its token")
 }
+
+// Every logged value someone else wrote gets the rule for untrusted text
+// (issue 34): the context sentence and the backend's error type keep their
+// record on one line, with nothing invisible in it.
+func TestAuditRecordCleansUntrustedValues(t *testing.T) {
+	tool := echoTool(func(context.Context, echoIn) (echoOut, error) {
+		return echoOut{}, &graphql.Error{Operation: "Echo", Kind: graphql.KindHTTP, StatusCode: 503,
+			Errors: []graphql.GraphQLError{{ErrorType: "Service\u202EUnavailable\nlevel=INFO", Message: "try\u2028later"}}}
+	})
+	ctxArg, err := json.Marshal("plan\nlevel=INFO msg=\"forged\"\u202E\u200B\U000E0041 done")
+	require.NoError(t, err)
+	var logs bytes.Buffer
+	rt := &tools.Runtime{Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	res := tooltest.CallWith(t, rt, tool, `{"query":"a","context":`+string(ctxArg)+`}`)
+	require.True(t, res.IsError)
+	out := logs.String()
+	assert.Equal(t, 1, strings.Count(out, "\n"), "one record, one line: %s", out)
+	assert.Contains(t, out, `context="plan level=INFO msg=\"forged\" done"`)
+	assert.Contains(t, out, `backend_error_type="ServiceUnavailable level=INFO"`)
+	for _, r := range "\u202E\u200B\U000E0041\u2028" {
+		assert.NotContains(t, out, string(r))
+	}
+}
