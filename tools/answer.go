@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // An answer reaches the client in two renderings: structuredContent (JSON
@@ -293,6 +295,37 @@ func (p *Plain) Prose(label, value string) {
 		}
 		p.b.WriteString(w)
 	}
+}
+
+// QuotedProse writes `label: "value"`: prose a third party wrote, as
+// quoted data (untrusted.Quoted), every run of white space in it written as
+// one space as Prose does; nothing when value is only white space. It
+// writes straight into the buffer: a profile's description is in every
+// get_company answer.
+func (p *Plain) QuotedProse(label, value string) {
+	first := true
+	for w := range strings.FieldsSeq(value) {
+		if first {
+			p.label(label)
+			p.b.WriteByte('"')
+			first = false
+		} else {
+			p.b.WriteByte(' ')
+		}
+		untrusted.WriteQuotedPart(&p.b, w)
+	}
+	if !first {
+		p.b.WriteByte('"')
+	}
+}
+
+// QuotedLine writes a line of the server's words around a quoted value:
+// before, untrusted.Quoted(value), after.
+func (p *Plain) QuotedLine(before, value, after string) {
+	p.newLine()
+	p.b.WriteString(before)
+	untrusted.WriteQuoted(&p.b, value)
+	p.b.WriteString(after)
 }
 
 // Items writes "label (n):" and a "- " line per item, or "label: none"

@@ -69,10 +69,7 @@ const DescriptionLen = 120
 // into one buffer sized up front, without intermediate strings.
 func (s Summary) Line() string {
 	desc := Shorten(oneLine(s.description), DescriptionLen)
-	if desc != "" {
-		desc = untrusted.Quoted(desc)
-	}
-	size := len(s.ID) + len(s.Name) + len(s.Domain) + len(s.City) + len(s.CountryCode) + len(desc) + 64
+	size := len(s.ID) + len(s.Name) + len(s.Domain) + len(s.City) + len(s.CountryCode) + len(desc) + 66
 	for _, c := range s.Categories {
 		size += len(c) + 2
 	}
@@ -80,23 +77,23 @@ func (s Summary) Line() string {
 	var b strings.Builder
 	b.Grow(size)
 	var num [20]byte
-	b.WriteString(untrusted.Inline(s.ID))
+	untrusted.WriteInline(&b, s.ID)
 	sep := func() { b.WriteString(" | ") }
 	if s.Name != "" {
 		sep()
-		b.WriteString(untrusted.Inline(s.Name))
+		untrusted.WriteInline(&b, s.Name)
 	}
 	if s.Domain != "" {
 		sep()
-		b.WriteString(untrusted.Inline(s.Domain))
+		untrusted.WriteInline(&b, s.Domain)
 	}
 	if s.City != "" || s.CountryCode != "" {
 		sep()
-		b.WriteString(untrusted.Inline(s.City))
+		untrusted.WriteInline(&b, s.City)
 		if s.City != "" && s.CountryCode != "" {
 			b.WriteString(", ")
 		}
-		b.WriteString(untrusted.Inline(s.CountryCode))
+		untrusted.WriteInline(&b, s.CountryCode)
 	}
 	if len(s.Categories) > 1 || len(s.Categories) == 1 && s.Categories[0] != "" {
 		sep()
@@ -104,7 +101,7 @@ func (s Summary) Line() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(untrusted.Inline(c))
+			untrusted.WriteInline(&b, c)
 		}
 	}
 	if s.EmployeeCount != nil {
@@ -119,7 +116,7 @@ func (s Summary) Line() string {
 	}
 	if desc != "" {
 		sep()
-		b.WriteString(desc)
+		untrusted.WriteQuoted(&b, desc)
 	}
 	return b.String()
 }

@@ -201,6 +201,20 @@ func Quoted(s string) string { return `"` + escaped(s, &quoted) + `"` }
 
 // escaped is Clean(s) with the ASCII characters of esc escaped.
 func escaped(s string, esc *[utf8.RuneSelf]bool) string {
+	i := unchanged(s, esc)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	appendClean(&b, s[i:], lastRune(s[:i]), esc)
+	return b.String()
+}
+
+// unchanged is the length of the prefix of s that escaped leaves as it is:
+// len(s) when nothing changes.
+func unchanged(s string, esc *[utf8.RuneSelf]bool) int {
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -210,16 +224,34 @@ func escaped(s string, esc *[utf8.RuneSelf]bool) string {
 		i++
 	}
 	if i == len(s) {
-		return s
+		return i
 	}
 	if j := firstChange(s[i:]); j == len(s)-i && !hasAny(s[i:], esc) {
-		return s
+		return len(s)
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
+	return i
+}
+
+// WriteInline writes Inline(s) to b without an intermediate string.
+func WriteInline(b *strings.Builder, s string) { write(b, s, &markup) }
+
+// WriteQuoted writes Quoted(s) to b without an intermediate string.
+func WriteQuoted(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	WriteQuotedPart(b, s)
+	b.WriteByte('"')
+}
+
+// WriteQuotedPart writes the inside of Quoted(s): a part of quoted text
+// (a word of a description written word by word).
+func WriteQuotedPart(b *strings.Builder, s string) { write(b, s, &quoted) }
+
+func write(b *strings.Builder, s string, esc *[utf8.RuneSelf]bool) {
+	i := unchanged(s, esc)
 	b.WriteString(s[:i])
-	appendClean(&b, s[i:], lastRune(s[:i]), esc)
-	return b.String()
+	if i < len(s) {
+		appendClean(b, s[i:], lastRune(s[:i]), esc)
+	}
 }
 
 // CleanAll applies Clean to each string of ss: ss itself when nothing
@@ -250,11 +282,16 @@ func InlineAll(ss []string, sep string) string {
 		return Inline(ss[0])
 	}
 	var b strings.Builder
+	n := len(sep) * (len(ss) - 1)
+	for _, s := range ss {
+		n += len(s)
+	}
+	b.Grow(n)
 	for i, s := range ss {
 		if i > 0 {
 			b.WriteString(sep)
 		}
-		b.WriteString(Inline(s))
+		WriteInline(&b, s)
 	}
 	return b.String()
 }

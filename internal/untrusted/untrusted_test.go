@@ -247,3 +247,15 @@ func BenchmarkCleanJapanese(b *testing.B) {
 		sink = Inline(s)
 	}
 }
+
+// The writers write what the functions return.
+func TestWritersMatchTheFunctions(t *testing.T) {
+	for _, s := range []string{"Acme", "", "a|b", "日本\u202E[x]", "x\r\ny", "\xff", `q"uote\`, "क\u200Dष", "☺\uFE0F\uFE0F", "ab\u200Dcd"} {
+		var a, b strings.Builder
+		WriteInline(&a, s)
+		WriteQuoted(&b, s)
+		assert.Equal(t, Inline(s), a.String(), "%q", s)
+		assert.Equal(t, Quoted(s), b.String(), "%q", s)
+	}
+	assert.Equal(t, `a \| b, \[c\]`, InlineAll([]string{"a | b", "[c]"}, ", "))
+}

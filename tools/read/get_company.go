@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"strconv"
-	"strings"
 
 	"github.com/companyintel/mcp-server/graphql/query"
 	"github.com/companyintel/mcp-server/internal/untrusted"
@@ -40,7 +39,7 @@ func (o getCompanyOutput) Text() string {
 	// The facts beside the description and contacts take about 300 bytes.
 	p.Grow(320 + len(c.Description) + 96*len(c.Contacts) + len(o.Note))
 	// The first line is the server's: a hostile name never starts a line.
-	p.Line("Company " + untrusted.Quoted(c.Name) + " (" + untrusted.Inline(c.ID) + ")")
+	p.QuotedLine("Company ", c.Name, " ("+untrusted.Inline(c.ID)+")")
 	p.Fact("domain", untrusted.Inline(c.Domain))
 	p.Fact("website", untrusted.Inline(c.Website))
 	if c.Country != "" && c.CountryCode != "" {
@@ -58,9 +57,7 @@ func (o getCompanyOutput) Text() string {
 	}
 	p.Fact("updated", untrusted.Inline(c.UpdatedAt))
 	// The description's own line breaks would read as the next facts.
-	if d := strings.Join(strings.Fields(c.Description), " "); d != "" {
-		p.Fact("description", untrusted.Quoted(d))
-	}
+	p.QuotedProse("description", c.Description)
 	contacts := make([]string, len(c.Contacts))
 	for i, ct := range c.Contacts {
 		contacts[i] = ct.Line()
