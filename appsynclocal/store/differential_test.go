@@ -20,8 +20,8 @@ const differentialCompanies = 20_000
 // counts) through Search, and through the straightforward plan: test every
 // generated company, sort every match, count every match. The ids, their
 // order and the totals must be the same on every page compared. Sorted
-// shapes run three times: as the planner chooses, forced to walk the order,
-// and forced to collect the matches.
+// shapes also run forced to walk the order and forced to collect the
+// matches; every shape also runs with counting stopped at 30.
 func TestPlannedSearchesAnswerAsTheStraightforwardPlan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the 20,000-company data set")
@@ -65,21 +65,25 @@ func TestPlannedSearchesAnswerAsTheStraightforwardPlan(t *testing.T) {
 				q.Keyword, q.AnyWord, q.Sort = k.kw, k.any, sort
 				q.ExactCount = (ki+fi+si)%2 == 1
 				q.Limit = []int{25, 7, 40}[(ki+fi+si)%3]
-				wantIDs, wantTotal, wantLower := naive.search(q, s.maxCounted)
-				plans := []int{0}
+				// plan: 0 as the planner chooses, 1 walking the order, -1
+				// collecting; counted: where counting stops (a small cap
+				// puts the end of what counting found inside the pages).
+				type variant struct{ plan, counted int }
+				variants := []variant{{0, MaxCounted}, {0, 30}}
 				if sort != SortRelevance {
-					plans = []int{0, 1, -1}
+					variants = append(variants, variant{1, MaxCounted}, variant{-1, MaxCounted})
 				}
-				for _, plan := range plans {
+				for _, v := range variants {
 					shapes++
-					name := fmt.Sprintf("keyword=%q any=%t filters=%d sort=%s exact=%t plan=%d", k.kw, k.any, fi, sort, q.ExactCount, plan)
-					s.walkFactor = plan
+					name := fmt.Sprintf("keyword=%q any=%t filters=%d sort=%s exact=%t plan=%d counted=%d", k.kw, k.any, fi, sort, q.ExactCount, v.plan, v.counted)
+					s.walkFactor, s.maxCounted = v.plan, v.counted
+					wantIDs, wantTotal, wantLower := naive.search(q, v.counted)
 					pages += comparePages(t, s, q, wantIDs, wantTotal, wantLower, name)
 				}
 			}
 		}
 	}
-	s.walkFactor = 0
+	s.walkFactor, s.maxCounted = 0, MaxCounted
 	t.Logf("%d shapes, %d pages compared over %d companies", shapes, pages, differentialCompanies)
 }
 

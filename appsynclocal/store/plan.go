@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
@@ -556,35 +555,46 @@ func (p *queryPlan) ranked(pos int64) (*CompanyPage, []uint32, int64, bool) {
 	}
 	var hits []hit
 	tier, from := pos>>tierShift, pos&(1<<tierShift-1)
-	if p.complete {
-		// Every match is at hand: test each for its tier and sort them,
-		// rather than search the sets once per tier.
+	if len(p.all) > 0 {
+		// Counting found the first matches in id order: every match below
+		// known. Their tiers are tested here, one by one; a tier is
+		// searched only beyond known, and only if the page is not full.
+		known := uint32(p.n)
+		if !p.complete {
+			known = p.all[len(p.all)-1] + 1
+		}
 		better := make([]conjunction, tiers-1)
 		for t := range better {
 			better[t] = conjunction{conds: p.wordConds(t), n: p.n}
 		}
-		for _, n := range p.all {
-			t := int64(tiers - 1)
+		tierOf := make([]int8, len(p.all))
+		for i, n := range p.all {
+			tierOf[i] = tiers - 1
 			for b := range better {
 				if better[b].test(better[b].conds, n) {
-					t = int64(b)
+					tierOf[i] = int8(b)
 					break
 				}
 			}
-			if t > tier || t == tier && int64(n) >= from {
-				hits = append(hits, hit{t, n})
+		}
+		for ; tier < tiers && len(hits) <= p.q.Limit; tier, from = tier+1, 0 {
+			for i, n := range p.all {
+				if int64(tierOf[i]) == tier && int64(n) >= from {
+					hits = append(hits, hit{tier, n})
+					if len(hits) > p.q.Limit {
+						break
+					}
+				}
+			}
+			if len(hits) <= p.q.Limit && int(known) < p.n {
+				for _, n := range p.collect(p.tier(int(tier)), max(uint32(from), known), p.q.Limit+1-len(hits), nil) {
+					hits = append(hits, hit{tier, n})
+				}
 			}
 		}
-		slices.SortFunc(hits, func(a, b hit) int { return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(a.num, b.num)) })
-		hits = hits[:min(len(hits), p.q.Limit+1)]
-		tier = tiers // nothing left to search
 	}
 	for ; tier < tiers && len(hits) <= p.q.Limit; tier, from = tier+1, 0 {
-		conds := append(p.filterConds(), p.wordConds(int(tier))...)
-		if tier > 0 {
-			conds = append(conds, &notCond{all: p.wordConds(int(tier) - 1), n: p.n})
-		}
-		for _, n := range p.collect(conjunction{conds: conds, n: p.n}, uint32(from), p.q.Limit+1-len(hits), nil) {
+		for _, n := range p.collect(p.tier(int(tier)), uint32(from), p.q.Limit+1-len(hits), nil) {
 			hits = append(hits, hit{tier, n})
 		}
 	}
@@ -597,6 +607,16 @@ func (p *queryPlan) ranked(pos int64) (*CompanyPage, []uint32, int64, bool) {
 		return page, nums, last.tier<<tierShift | int64(last.num+1), true
 	}
 	return page, nums, 0, false
+}
+
+// tier is the conjunction of the filters, the words in tier's fields, and
+// not the words in the previous tier's.
+func (p *queryPlan) tier(tier int) conjunction {
+	conds := append(p.filterConds(), p.wordConds(tier)...)
+	if tier > 0 {
+		conds = append(conds, &notCond{all: p.wordConds(tier - 1), n: p.n})
+	}
+	return conjunction{conds: conds, n: p.n}
 }
 
 // sorted is a page in order o from pos, the place in the order of the
