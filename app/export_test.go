@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -408,4 +409,56 @@ func TestHTTPExportAnswersADownloadURLBesideMCP(t *testing.T) {
 	name := strings.TrimPrefix(url, srv.base+downloadPrefix)
 	assert.Contains(t, srv.logs.String(), "via=download")
 	assert.NotContains(t, srv.logs.String(), name[8:20], "the link is never logged in full")
+}
+
+// With OAuth and token exchange, a download (which carries no token) reads
+// as the user whose call made the link: through the backend token their
+// call obtained, never without one, and the user's own token never
+// reaches the backend.
+func TestOAuthDownloadReadsAsTheUserWhoseCallMadeTheLink(t *testing.T) {
+	s := newOAuthStack(t)
+	srv := s.start(t, s.exchangeEnv())
+	alice := bearerHeader(s.token(t, srv.base, "alice", readOnly...))
+	c := connectMCP(t, srv.base+"/mcp", "2026-07-28", alice)
+	got, isErr := callTool(t, c, "search_companies", map[string]any{"min_employees": 1, "fields": []string{"name"}, "export": true})
+	require.False(t, isErr, "%v", got)
+	url := obj(got["file"])["url"].(string)
+	before := len(s.rec.Auth())
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	assert.Equal(t, int(obj(got["file"])["rows"].(float64))+1, strings.Count(string(body), "\n"))
+	sent := s.rec.Auth()[before:]
+	require.NotEmpty(t, sent)
+	for _, h := range sent {
+		assert.NotEmpty(t, h, "every page went with the user's exchanged token")
+		assert.NotContains(t, alice["Authorization"], h, "the user's own token never reaches the backend")
+	}
+	assert.Contains(t, srv.logs.String(), `caller="`+s.iss.URL()+` alice"`)
+
+	// Another replica (the same key) holds no backend token for alice:
+	// the download is refused in plain words, and nothing is sent.
+	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("e", 32)))
+	env := s.exchangeEnv()
+	env["CONFIRM_STATE_KEY"] = key
+	a, b := s.start(t, env), s.start(t, env)
+	c = connectMCP(t, a.base+"/mcp", "2026-07-28", bearerHeader(s.token(t, a.base, "alice", readOnly...)))
+	got, isErr = callTool(t, c, "search_companies", map[string]any{"query": "software", "export": true})
+	require.False(t, isErr, "%v", got)
+	url = strings.Replace(obj(got["file"])["url"].(string), a.base, b.base, 1)
+	before = len(s.rec.Auth())
+	resp, err = http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err = io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
+	assert.Contains(t, string(body), "no backend token is held for this user any more (their sign-in ended or the server restarted); nothing was sent. Ask for the export again")
+	for _, w := range goInternals {
+		assert.NotContains(t, string(body), w)
+	}
+	assert.Len(t, s.rec.Auth(), before, "nothing reached the backend")
 }

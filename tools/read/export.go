@@ -209,8 +209,11 @@ func (o Opened) Write(ctx context.Context, r query.Reader, w io.Writer) (rows in
 	if o.MIME == "text/csv" {
 		cw := csv.NewWriter(w)
 		defer func() {
-			cw.Flush()
+			// A failed export writes nothing more: a failure before the
+			// first page leaves w untouched (the header is still in the
+			// buffer), so it can be an answer of its own.
 			if err == nil {
+				cw.Flush()
 				err = cw.Error()
 			}
 		}()
