@@ -462,3 +462,22 @@ func TestOAuthDownloadReadsAsTheUserWhoseCallMadeTheLink(t *testing.T) {
 	}
 	assert.Len(t, s.rec.Auth(), before, "nothing reached the backend")
 }
+
+// The stdio server started by app.Run with --export-dir writes an
+// export's file there and answers its file:// link.
+func TestStdioRunWithExportDirWritesTheFileThere(t *testing.T) {
+	s := newAuthStack(t)
+	dir := t.TempDir()
+	r, err := start(t, s, serviceEnv(t, s, "dora"), "--export-dir", dir)
+	require.NoError(t, err)
+	got, isErr := r.call("search_companies", `{"query":"software","fields":["name"],"export":true}`)
+	require.False(t, isErr, "%v", got)
+	file := obj(got["file"])
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	assert.Equal(t, "file://"+filepath.ToSlash(filepath.Join(dir, entries[0].Name())), file["url"])
+	b, err := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+	require.NoError(t, err)
+	assert.Equal(t, int(file["rows"].(float64))+1, strings.Count(string(b), "\n"))
+}
