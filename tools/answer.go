@@ -172,11 +172,13 @@ func textValue(v reflect.Value) string {
 	if l, ok := v.Interface().(interface{ Line() string }); ok {
 		return l.Line()
 	}
+	// Any other field may hold the backend's words (an interpretation,
+	// its filters): escaped as every untrusted value in the text is.
 	switch v.Kind() {
 	case reflect.Pointer:
 		return textValue(v.Elem())
 	case reflect.String:
-		return v.String()
+		return untrusted.Inline(v.String())
 	case reflect.Bool:
 		return strconv.FormatBool(v.Bool())
 	case reflect.Int, reflect.Int64:
@@ -186,14 +188,14 @@ func textValue(v reflect.Value) string {
 			return ""
 		}
 		if s, ok := v.Interface().([]string); ok {
-			return strings.Join(s, ", ")
+			return untrusted.InlineAll(s, ", ")
 		}
 	}
 	b, err := encode(v.Interface())
 	if err != nil {
-		return fmt.Sprint(v.Interface())
+		return untrusted.Inline(fmt.Sprint(v.Interface()))
 	}
-	return string(b)
+	return untrusted.Inline(string(b))
 }
 
 // jsonStringLen is the length of s encoded as a JSON string without HTML

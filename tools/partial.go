@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/companyintel/mcp-server/graphql"
+	"github.com/companyintel/mcp-server/internal/untrusted"
 )
 
 // When a resolver fails on one field, AppSync still answers with everything
@@ -81,7 +82,8 @@ func (p Partial) Note() string {
 		if e.ErrorType != "" {
 			words = graphql.Cut(e.ErrorType, 100) + ": " + words
 		}
-		parts = append(parts, graphql.Cut(where, 200)+" ("+words+")")
+		// The backend's words are untrusted text (internal/untrusted).
+		parts = append(parts, untrusted.Inline(graphql.Cut(where, 200))+" ("+untrusted.Inline(words)+")")
 	}
 	msg := "Incomplete answer: the data API failed on " + strings.Join(parts, "; ")
 	if more := len(p.errs) - len(parts); more > 0 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/companyintel/mcp-server/internal/untrusted"
 	"github.com/companyintel/mcp-server/ratelimit"
 	"github.com/companyintel/mcp-server/tools"
 )
@@ -85,17 +86,19 @@ func report(ctx context.Context, d Deps, in reportInput) (reportOutput, error) {
 		return reportOutput{}, tools.Invalid("wanted", "say in a sentence what the user needed")
 	}
 	caller, _ := tools.CallerFrom(ctx)
+	// What the model wrote is logged under the rule for untrusted text:
+	// one line, nothing invisible (internal/untrusted).
 	attrs := []slog.Attr{
 		slog.String("tool", Name),
-		slog.String("caller", caller.ID),
+		slog.String("caller", untrusted.Clean(caller.ID)),
 		slog.String("auth", caller.AuthMethod),
 	}
 	if caller.User != "" {
-		attrs = append(attrs, slog.String("user", caller.User))
+		attrs = append(attrs, slog.String("user", untrusted.Clean(caller.User)))
 	}
-	attrs = append(attrs, slog.String("wanted", r.Wanted), slog.String("tried", strings.Join(r.Tried, ",")))
+	attrs = append(attrs, slog.String("wanted", untrusted.Clean(r.Wanted)), slog.String("tried", untrusted.Clean(strings.Join(r.Tried, ","))))
 	if r.Context != "" {
-		attrs = append(attrs, slog.String("context", r.Context))
+		attrs = append(attrs, slog.String("context", untrusted.Clean(r.Context)))
 	}
 	d.Logger.LogAttrs(ctx, slog.LevelInfo, "missing capability", attrs...)
 	for _, observe := range d.Observers {
