@@ -2,10 +2,12 @@
 
 package app
 
-// The SHA-256 of CatalogueJSON(false) and CatalogueJSON(true), recorded
-// when the catalogue last changed on purpose. TestCatalogueHashIsRecorded
-// fails when they no longer match the code.
-const (
-	recordedCatalogueHash         = "e3a3ca4ec261b70772145341c141fb5de841498916e1ed4f4b9a3eaa6f75dd2f"
-	recordedFeedbackCatalogueHash = "e9cb75ca2f9ea32d4f550ed5b3d00951c49a5f776225a7a12824d4167243aa44"
-)
+// The SHA-256 of each catalogue (catalogueKey), recorded when the
+// catalogue last changed on purpose. TestCatalogueHashIsRecorded fails
+// when they no longer match the code.
+var recordedCatalogueHashes = map[string]string{
+	"default":           "e3a3ca4ec261b70772145341c141fb5de841498916e1ed4f4b9a3eaa6f75dd2f",
+	"feedback":          "e9cb75ca2f9ea32d4f550ed5b3d00951c49a5f776225a7a12824d4167243aa44",
+	"original":          "cc3bb16821cf3e539daf03adeedb097f90ca4bf0ffcccd9b56d22a5bafde88a9",
+	"original+feedback": "6db589f3d8e7409b1467a67a9baefe6c0dbf27b14fff9aeb0ee34fff137115b2",
+}

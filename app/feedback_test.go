@@ -73,11 +73,11 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 	assert.Equal(t, feedback.Name, doc.Tools[10]["name"])
 	defHash, err := CatalogueHash()
 	require.NoError(t, err)
-	withHash, err := catalogueHash(true)
+	withHash, err := catalogueHash(true, true)
 	require.NoError(t, err)
 	assert.NotEqual(t, defHash, withHash)
-	assert.Equal(t, withHash[:12], catalogueID(true))
-	assert.Equal(t, defHash[:12], catalogueID(false))
+	assert.Equal(t, withHash[:12], catalogueID(true, true))
+	assert.Equal(t, defHash[:12], catalogueID(false, true))
 }
 
 // Over HTTP with --feedback-tool: the start-up line says tools=11, a report

@@ -67,6 +67,9 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 		}
 	}
 	a.downloadBase = downloadBase(pub)
+	a.extensions = &extensionView{}
+	ext := learnExtensionsNow(ctx, cfg, logger, b, b.src.Transport, time.Now())
+	a.extensions.v.Store(&ext)
 	s, counts, t := assemble(cfg, logger, b, a)
 	var authenticate func(http.Handler) http.Handler
 	if users != nil {
@@ -132,11 +135,7 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	}
 	extra = append(extra, tasksField(t)...)
 	extra = append(extra, tracingFields(b.tracing)...)
-	logStart(logger, cfg, "http", b.src.Method, counts, extra...)
-	if cfg.Confirm.Key == nil && !loopback.Addr(h.Addr) {
-		logger.Warn("export links are sealed with this process's own key: in a replica set, a download link opens only on the replica that made it; "+
-			"give every replica the same --confirm-state-key", "export_download_ttl", read.DownloadTTL.String())
-	}
+	logStart(logger, cfg, "http", b.src.Method, counts, ext, extra...)
 	err = edge.Serve(ctx, ln, mux, edge.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})
 	if errors.Is(err, edge.ErrDrainCut) {
 		logger.Warn("stopped mcp-server with requests cut off", "drain_timeout", httpDrainTimeout.String())

@@ -77,7 +77,7 @@ func startGatedStack(t *testing.T) (*gatedIssuer, *appsynclocal.Server) {
 	return iss, srv
 }
 
-func TestStdioListsToolsWhileTheChainResolvesAndACallWaitsForIt(t *testing.T) {
+func TestStdioAnswersTheHandshakeWhileTheChainResolvesAndTheCatalogueWaitsForIt(t *testing.T) {
 	iss, srv := startGatedStack(t)
 	token, err := iss.Mint("alice", time.Hour)
 	require.NoError(t, err)
@@ -88,18 +88,21 @@ func TestStdioListsToolsWhileTheChainResolvesAndACallWaitsForIt(t *testing.T) {
 	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
 	assert.Contains(t, r.answer(1), "result")
 	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	// tools/list waits for what the backend's schema serves, which is asked
+	// with the credentials; the handshake did not wait.
 	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-	tools := r.answer(2)["result"].(map[string]any)["tools"].([]any)
-	assert.Len(t, tools, len(catalogueFacts(false)))
-	assert.NotContains(t, r.logs.String(), startUpLine, "the start-up line names the chain's outcome, which is not known yet")
-
 	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_collections","arguments":{}}}`)
+	assert.NotContains(t, r.logs.String(), startUpLine, "the start-up line names the chain's outcome, which is not known yet")
 	iss.release()
+	tools := r.answer(2)["result"].(map[string]any)["tools"].([]any)
+	assert.Len(t, tools, len(catalogueFacts(false)), "the backend has the extension remove_from_collection needs")
 	res := r.answer(3)["result"].(map[string]any)
 	assert.NotEqual(t, true, res["isError"], "%v", res)
 	<-r.logs.started()
 	logs := r.logs.String()
 	assert.Contains(t, logs, "auth=oidc")
+	assert.Contains(t, logs, "tools=10 ")
+	assert.Contains(t, logs, "extension_tools=remove_from_collection")
 	assert.Regexp(t, `tool=list_collections.*caller=alice|caller=alice.*tool=list_collections`, logs, "the call ran as the identity the chain chose")
 }
 

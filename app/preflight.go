@@ -24,6 +24,8 @@ type Preflight struct {
 	Auth auth.Status
 	// Counts are what the server registers.
 	Counts Counts
+	// Extensions are the backend's schema extensions, as start-up learns them.
+	Extensions ExtensionStatus
 	// SharedLimits says the rate limits live in Redis, shared by replicas;
 	// PingLimitStore asks it.
 	SharedLimits bool
@@ -40,9 +42,12 @@ func StartPreflight(ctx context.Context, cfg config.Config, logger *slog.Logger,
 	if err != nil {
 		return nil, err
 	}
-	_, counts, _ := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport})
+	view := &extensionView{}
+	ext := learnExtensionsNow(ctx, cfg, logger, b, b.src.Transport, time.Now())
+	view.v.Store(&ext)
+	_, counts, _ := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.src.Transport, extensions: view})
 	_, shared := b.limiter.(interface{ Ping(context.Context) error })
-	return &Preflight{Endpoint: b.endpoint, Auth: b.src.Status(), Counts: counts, SharedLimits: shared, b: b, timeout: cfg.Timeout}, nil
+	return &Preflight{Endpoint: b.endpoint, Auth: b.src.Status(), Counts: counts, Extensions: ext.status(cfg.FeedbackTool, cfg.Name("schema-extensions")+" on or off"), SharedLimits: shared, b: b, timeout: cfg.Timeout}, nil
 }
 
 // ProbeBackend asks the backend the cheapest question with the server's

@@ -47,6 +47,9 @@ type Status struct {
 	RateLimits map[string]string `json:"rate_limits" jsonschema:"Per tool, per caller."`
 	Limits     map[string]string `json:"limits"`
 	Tools      []string          `json:"tools"`
+	// SchemaExtensions says which extensions of the API's original schema
+	// the backend has, and which tools are served or left out for them.
+	SchemaExtensions ExtensionStatus `json:"schema_extensions"`
 	// Data is what the backend says about its data; absent when it says
 	// nothing or cannot be reached.
 	Data *DataStatus `json:"data,omitempty"`

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -219,6 +220,9 @@ type assembly struct {
 	downloadBase string
 	// onTask, when set, counts each task event (metrics).
 	onTask func(tool, event string)
+	// extensions are the backend's schema extensions: learned before
+	// assemble (HTTP, check), or pending and settled later (stdio).
+	extensions *extensionView
 }
 
 // assemble builds the MCP server both transports serve: the same tools,
@@ -272,10 +276,12 @@ func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly
 			Observe:          observeCalls(a.observe, b.tracing),
 			Confirm:          confirm,
 		},
-		Transport:      a.transport,
-		Auth:           b.id.Status,
-		Version:        Version(),
-		ValidateOutput: cfg.ValidateOutput,
+		Transport:         a.transport,
+		Extensions:        a.extensions,
+		ExtensionsSetting: cfg.Name("schema-extensions") + " on or off",
+		Auth:              b.id.Status,
+		Version:           Version(),
+		ValidateOutput:    cfg.ValidateOutput,
 
 		// A report is logged by the tool, then told to each observer: the
 		// metric in HTTP mode, and a span event when tracing is on.
@@ -288,8 +294,39 @@ func assemble(cfg config.Config, logger *slog.Logger, b *backendConn, a assembly
 	return s, counts, t
 }
 
+// learnExtensionsNow learns the backend's schema extensions with the
+// server's own credentials (upstream), within extensionBudget of start, and
+// tells the operator when it could not tell or the backend lacks some.
+func learnExtensionsNow(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn, upstream http.RoundTripper, start time.Time) Extensions {
+	ctx, cancel := context.WithDeadline(ctx, start.Add(extensionBudget))
+	defer cancel()
+	c := graphql.NewClient(b.endpoint, &http.Client{Transport: upstream}, extensionBudget)
+	e := learnExtensions(ctx, cfg.SchemaExtensions, cfg.Embedded, c)
+	served, left := extensionTools(e, cfg.FeedbackTool)
+	switch {
+	case !e.Known:
+		logger.Warn("could not tell whether the backend has the schema extensions; serving the original schema's tools",
+			"not_served", strings.Join(left, ","), "reason", e.Detail,
+			"fix", "set "+cfg.Name("schema-extensions")+" on (or off) to say so")
+	case len(left) > 0:
+		logger.Info("the backend serves the original schema; tools that need an extension are not served",
+			"from", e.From, "lacks", strings.Join(missing(e), ","), "not_served", strings.Join(left, ","))
+	case len(served) > 0 && e.From != "embedded backend":
+		logger.Debug("the backend has the schema extensions", "from", e.From)
+	}
+	return e
+}
+
 // logStart writes the start-up line; extra fields follow the design's.
-func logStart(logger *slog.Logger, cfg config.Config, transport string, method auth.Method, counts Counts, extra ...any) {
+// extension_tools names the tools served only because the backend has a
+// schema extension ("none" against the original schema), and
+// schema_extensions says what is known of them.
+func logStart(logger *slog.Logger, cfg config.Config, transport string, method auth.Method, counts Counts, ext Extensions, extra ...any) {
+	served, _ := extensionTools(ext, cfg.FeedbackTool)
+	names := strings.Join(served, ",")
+	if names == "" {
+		names = "none"
+	}
 	logger.Info("starting mcp-server", append([]any{
 		"version", Version(),
 		"transport", transport,
@@ -298,7 +335,9 @@ func logStart(logger *slog.Logger, cfg config.Config, transport string, method a
 		"tools", counts.Tools,
 		"resources", counts.Resources,
 		"prompts", counts.Prompts,
-		"catalog", catalogueID(cfg.FeedbackTool),
+		"extension_tools", names,
+		"schema_extensions", ext.State(),
+		"catalog", catalogueID(cfg.FeedbackTool, ext.Has[extRemove]),
 		"confirm_writes", confirmWrites(cfg),
 	}, extra...)...)
 	if cfg.Mutations.Any() {
@@ -311,7 +350,21 @@ func logStart(logger *slog.Logger, cfg config.Config, transport string, method a
 // outcome, which it names; a chain that fails stops the server with that
 // error even if the client already has the catalogue.
 func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *backendConn, stdio Stdio, restoreGC func()) error {
-	s, counts, t := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id})
+	start := time.Now()
+	view := &extensionView{}
+	s, _, t := assemble(cfg, logger, b, assembly{transport: "stdio", upstream: b.id, extensions: view})
+	// What the backend's schema serves is learned while the handshake is
+	// answered: tools/list and tools/call wait for it, within
+	// extensionBudget of start (the credential chain's wait included; the
+	// embedded backend is known at once).
+	catalogueReady := make(chan struct{})
+	var counts Counts
+	go func() {
+		// The backend is asked with the server's own credentials, which
+		// the probe's requests wait for: within the same budget.
+		counts = settleExtensions(s, view, learnExtensionsNow(ctx, cfg, logger, b, b.id, start))
+		close(catalogueReady)
+	}()
 	// A chain that fails ends the input: nothing more is read, and the
 	// requests read so far (those that waited for the chain) are answered
 	// in its words before the server stops.
@@ -325,12 +378,15 @@ func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *ba
 			close(chainFailed)
 			return
 		}
-		logStart(logger, cfg, "stdio", src.Method, counts, append(tasksField(t), tracingFields(b.tracing)...)...)
+		<-catalogueReady
+		ext, _ := view.load()
+		logStart(logger, cfg, "stdio", src.Method, counts, ext, append(tasksField(t), tracingFields(b.tracing)...)...)
 	}()
 
 	err := edge.ServeStdio(ctx, s, stdio.In, stdio.Out, edge.StdioOptions{
 		Logger: logger, Identity: b.id, CheckPrompt: promptCheck(s), AfterFirstAnswer: restoreGC, Tracing: b.tracing, EndInput: chainFailed,
 		Tasks: edgeTasks(t),
+		Catalogue: catalogueReady,
 	})
 	<-started
 	if _, idErr := b.id.wait(context.Background()); idErr != nil && ctx.Err() == nil {

@@ -76,6 +76,14 @@ type Parts struct {
 	// TasksStore names where task records live, for the status resource:
 	// "redis" or "memory" (the default).
 	TasksStore string
+	// Extensions are the backend's schema extensions, which decide whether
+	// a tool that needs one is served (extensions.go); nil serves every
+	// tool, as against the embedded backend. While it is pending every tool
+	// is registered, and settleExtensions removes those it does not serve.
+	Extensions *extensionView
+	// ExtensionsSetting names the setting that decides the extensions, for
+	// the status resource's note ("--schema-extensions").
+	ExtensionsSetting string
 	// ValidateOutput checks every result against its tool's outputSchema.
 	// It costs a little per call; tests turn it on.
 	ValidateOutput bool
@@ -113,6 +121,9 @@ const listTTL = 5 * time.Minute
 // NewMCPServer assembles the tools, resources and prompts into an MCP server.
 func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	opts := []server.ServerOption{
+		// The list is settled before any client sees it (a stdio server
+		// holds tools/list until start-up has learned the backend's schema
+		// extensions), so it never changes.
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
@@ -144,9 +155,14 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 		catalogue = append(catalogue, feedback.New(feedback.Deps{Logger: rt.Logger, Observers: p.FeedbackObservers}))
 	}
 	catalogue = inCatalogueOrder(catalogue)
+	ext, settled := p.Extensions.load()
 	var served []server.ServerTool
 	var followers map[string]*tools.Follower
 	for _, t := range catalogue {
+		needs := t.Facts().Needs
+		if settled && !ext.serves(needs) {
+			continue
+		}
 		if p.HideDisabled && t.Facts().Writes() && !p.Mutations.Allowed(t.Name()) {
 			continue
 		}
@@ -159,6 +175,10 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 			if d := p.Limiter.Describe(t.Name()); d != "" {
 				t = t.WithNote("Rate limit: " + strings.TrimPrefix(d, "limited to ") + ".")
 			}
+		}
+		if !settled && needs != "" {
+			p.Extensions.deferred = append(p.Extensions.deferred, deferredTool{needs: needs, tool: rt.ServerTool(t)})
+			continue
 		}
 		served = append(served, rt.ServerTool(t))
 		if f := rt.Follower(t); f != nil {
@@ -226,9 +246,16 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	}
 	status.Limits = argumentBounds(p.FeedbackTool)
 	status.Limits["answer_bytes"] = answerLimit(rt.AnswerBound)
+	setting := p.ExtensionsSetting
+	if setting == "" {
+		setting = "--schema-extensions on or off"
+	}
 	res := resources(vocab, func() Status {
 		st := status
-		st.Catalog = catalogueID(p.FeedbackTool)
+		e, _ := p.Extensions.load()
+		st.Tools = servedNames(s)
+		st.Catalog = catalogueID(p.FeedbackTool, e.Has[extRemove])
+		st.SchemaExtensions = e.status(p.FeedbackTool, setting)
 		if p.Auth != nil {
 			st.Auth = p.Auth()
 		}
@@ -240,6 +267,36 @@ func NewMCPServer(p Parts) (*server.MCPServer, Counts) {
 	s.AddPrompts(pr...)
 
 	return s, Counts{Tools: len(s.ListTools()), Resources: len(s.ListResources()), Prompts: len(s.ListPrompts()), Followers: followers}
+}
+
+// servedNames lists the tools s serves, in catalogue order.
+func servedNames(s *server.MCPServer) []string {
+	listed := s.ListTools()
+	out := []string{}
+	for _, f := range catalogueFacts(true) {
+		if _, ok := listed[f.Name]; ok {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// settleExtensions records what start-up learned of the backend's schema
+// extensions and adds the tools kept aside for them that the backend
+// serves, before any client has seen the list. It returns the counts now
+// registered.
+func settleExtensions(s *server.MCPServer, view *extensionView, e Extensions) Counts {
+	view.v.Store(&e)
+	var add []server.ServerTool
+	for _, d := range view.deferred {
+		if e.serves(d.needs) {
+			add = append(add, d.tool)
+		}
+	}
+	if len(add) > 0 {
+		s.AddTools(add...)
+	}
+	return Counts{Tools: len(s.ListTools()), Resources: len(s.ListResources()), Prompts: len(s.ListPrompts())}
 }
 
 // answerLimit states the answer bound in the status resource: what is

@@ -21,9 +21,10 @@ var (
 )
 
 // startupLine is the design's start-up line with mutations off, field for
-// field (the text log leaves the time to the client that reads stderr), and
-// where task records live (this process, on stdio).
-var startupLine = regexp.MustCompile(`^level=INFO msg="starting mcp-server" version=\S+ transport=stdio auth=\S+ mutations=false tools=10 resources=5 prompts=2 catalog=[0-9a-f]{12} confirm_writes=no tasks=memory$`)
+// field (the text log leaves the time to the client that reads stderr), the
+// tool served for a schema extension named apart, and where task records
+// live (this process, on stdio).
+var startupLine = regexp.MustCompile(`^level=INFO msg="starting mcp-server" version=\S+ transport=stdio auth=\S+ mutations=false tools=10 resources=5 prompts=2 extension_tools=remove_from_collection schema_extensions=present catalog=[0-9a-f]{12} confirm_writes=no tasks=memory$`)
 
 // company is the part of a company object the tests look at.
 type company struct {

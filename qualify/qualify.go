@@ -103,6 +103,10 @@ type env struct {
 	runID  string
 	start  func(ctx context.Context, name string, extra ...string) (*mcpServer, error)
 
+	// listed are the tools the server lists: a tool that needs a schema
+	// extension the backend lacks is not (and must not be) among them.
+	listed map[string]bool
+
 	mu    sync.Mutex
 	stats map[string]*ToolResult
 }
@@ -189,11 +193,17 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return Report{}, err
 	}
 	r := Report{}
-	if r.CatalogHash, err = app.CatalogueHash(); err != nil {
-		return Report{}, err
-	}
 	listed, err := e.rw.c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
+		return Report{}, err
+	}
+	e.listed = map[string]bool{}
+	for _, t := range listed.Tools {
+		e.listed[t.Name] = true
+	}
+	// The hash of the catalogue served: the original schema's when the
+	// backend lacks the extension remove_from_collection needs.
+	if r.CatalogHash, err = app.CatalogueHashOf(false, e.listed["remove_from_collection"]); err != nil {
 		return Report{}, err
 	}
 	covered := map[string]bool{}

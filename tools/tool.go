@@ -56,6 +56,11 @@ type Facts struct {
 	// argument name ("limit": "1-100, default 20"). The validator itself
 	// reads the input struct's tags (schema.go).
 	Bounds map[string]string
+	// Needs names the extension of the API's original schema the tool
+	// cannot work without ("Mutation.removeFromCollection"); "" for a tool
+	// the original schema serves. Such a tool is served only where the
+	// backend has its extension (app/extensions.go).
+	Needs string
 }
 
 // Writes reports whether the tool may change data.

@@ -37,6 +37,10 @@ type Config struct {
 	// FeedbackTool serves report_missing_capability (--feedback-tool,
 	// MCP_FEEDBACK_TOOL): off by default, so the catalogue is the default tools.
 	FeedbackTool bool
+	// SchemaExtensions is auto, on or off (--schema-extensions,
+	// MCP_SCHEMA_EXTENSIONS): whether the backend has the extensions of the
+	// API's original schema, or auto to ask it at start-up.
+	SchemaExtensions string
 	// RateLimits are TOOL=LIMIT specs (--rate-limit, RATE_LIMITS) over the defaults.
 	RateLimits []string
 	// RedisURL, when set, keeps the rate-limit buckets in that Redis, shared
@@ -119,6 +123,7 @@ func newFlagSet(c *Config, catalogue []tools.Facts) (*flag.FlagSet, *flags) {
 	fs.Var(&c.Mutations, "allow-mutations", "enable write tools: no value for all, or a comma-separated list of "+strings.Join(f.writes, ", "))
 	fs.BoolVar(&c.HideDisabledTools, "hide-disabled-tools", false, "leave disabled write tools out of tools/list")
 	fs.BoolVar(&c.FeedbackTool, "feedback-tool", false, "also serve report_missing_capability, with which a model records a need no tool meets (a log record and a metric; no backend call)")
+	fs.StringVar(&c.SchemaExtensions, "schema-extensions", "auto", "whether the backend has the extensions of the API's original schema (removeFromCollection, search sort/bounds): auto asks it at start-up (introspection, else a validation-only probe), on or off says so; tools that need one are served only where it is present")
 	fs.Var(&f.rateLimits, "rate-limit", "per-tool, per-caller limit TOOL=COUNT/PERIOD, e.g. ai_search=5/m; repeatable")
 	fs.Var(&f.errorClasses, "error-class", "map a resolver's own errorType to a class, TYPE=CLASS (TYPE may end in *); repeatable")
 	fs.StringVar(&c.RedisURL, "redis-url", "", "keep rate-limit buckets in this Redis, shared by all replicas: redis://[user:password@]host:port[/db] or rediss://… (default: in this process)")
@@ -294,6 +299,13 @@ func (c *Config) readFlags(f *flags, getenv func(string) string) error {
 	var err error
 	if c.ErrorClasses, err = parseErrorClasses(getenv("ERROR_CLASSES"), f.errorClasses); err != nil {
 		return err
+	}
+	switch c.SchemaExtensions = strings.ToLower(strings.TrimSpace(c.SchemaExtensions)); c.SchemaExtensions {
+	case "", "auto":
+		c.SchemaExtensions = "auto"
+	case "on", "off":
+	default:
+		return fmt.Errorf("%s: %q is not auto, on or off; auto asks the backend at start-up", c.from.name("schema-extensions"), c.SchemaExtensions)
 	}
 	switch m := auth.Method(strings.ToLower(f.auth)); m {
 	case "", auth.OIDC, auth.SigV4, auth.APIKey:

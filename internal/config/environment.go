@@ -26,6 +26,7 @@ var Environment = []EnvVar{
 	{"ALLOW_MUTATIONS", "write tools to enable, as --allow-mutations"},
 	{"HIDE_DISABLED_TOOLS", "true to hide disabled write tools, as --hide-disabled-tools"},
 	{"MCP_FEEDBACK_TOOL", "true to serve report_missing_capability, as --feedback-tool"},
+	{"MCP_SCHEMA_EXTENSIONS", "auto, on or off: whether the backend has the schema extensions, as --schema-extensions"},
 	{"RATE_LIMITS", "TOOL=COUNT/PERIOD specs, comma-separated, as --rate-limit"},
 	{"ERROR_CLASSES", "TYPE=CLASS specs, comma-separated, as --error-class"},
 	{"REDIS_URL", "Redis for rate limits shared by replicas, as --redis-url"},

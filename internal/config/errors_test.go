@@ -85,6 +85,7 @@ var mistakes = append([]mistake{
 	{"allow-mutations", "ALLOW_MUTATIONS", "delete_everything", endpoint},
 	{"hide-disabled-tools", "HIDE_DISABLED_TOOLS", "perhaps", endpoint},
 	{"feedback-tool", "MCP_FEEDBACK_TOOL", "perhaps", endpoint},
+	{"schema-extensions", "MCP_SCHEMA_EXTENSIONS", "maybe", endpoint},
 	{"rate-limit", "RATE_LIMITS", "ai_search=lots", endpoint},
 	{"error-class", "ERROR_CLASSES", "OrderStateConflict=gone", endpoint},
 	{"redis-url", "REDIS_URL", "redis://:secret@cache.example:6379", endpoint},

@@ -26,6 +26,7 @@ var bindings = []binding{
 	{flag: "allow-mutations", env: "ALLOW_MUTATIONS"},
 	{flag: "hide-disabled-tools", env: "HIDE_DISABLED_TOOLS"},
 	{flag: "feedback-tool", env: "MCP_FEEDBACK_TOOL"},
+	{flag: "schema-extensions", env: "MCP_SCHEMA_EXTENSIONS"},
 	{flag: "rate-limit", env: "RATE_LIMITS", list: true},
 	{flag: "error-class", env: "ERROR_CLASSES", list: true},
 	{flag: "redis-url", env: "REDIS_URL"},

@@ -27,7 +27,8 @@ type Identity interface {
 
 // answeredWithoutIdentity are the requests a stdio server answers before
 // its credentials are known: the handshake and the catalogue, which read
-// only what the server holds. Every other request waits, including any
+// only what the server holds (tools/list may still wait for what start-up
+// learns of the backend's schema: waitForCatalogue). Every other request waits, including any
 // method added later, and so do none of the notifications, which carry no
 // answer and must not queue behind the chain (a cancellation above all).
 var answeredWithoutIdentity = map[string]bool{
@@ -81,4 +82,21 @@ func chainFailed(method string, msg []byte, chainErr error) (json.RawMessage, *E
 		return nil, &Error{Code: CodeInternalError, Message: words}
 	}
 	return res, nil
+}
+
+// waitForCatalogue holds tools/list and tools/call until ready is closed:
+// which tools are served is settled at start-up, within a bounded time
+// (the server must ask the backend which schema it serves), and a client
+// that lists the tools once, as most do, must see the settled list.
+func waitForCatalogue(ready <-chan struct{}, next MessageHandler) MessageHandler {
+	return func(ctx context.Context, method string, msg []byte) (json.RawMessage, *Error) {
+		if method == "tools/list" || method == "tools/call" {
+			select {
+			case <-ready:
+			case <-ctx.Done():
+				return nil, &Error{Code: CodeInternalError, Message: "the server stopped before it could answer " + method}
+			}
+		}
+		return next(ctx, method, msg)
+	}
 }

@@ -39,6 +39,10 @@ type StdioOptions struct {
 	AfterFirstAnswer func()
 	// Tracing, when set, gives each request a server span.
 	Tracing *telemetry.Tracing
+	// Catalogue, when set, holds tools/list and tools/call until it is
+	// closed: the tools served depend on what start-up learns of the
+	// backend (its schema extensions), within a bounded time.
+	Catalogue <-chan struct{}
 	// EndInput, when closed, ends the input as the client closing it would
 	// (Stdio.EndInput): the server stops for a reason of its own and still
 	// owes answers.
@@ -68,9 +72,13 @@ func ServeStdio(ctx context.Context, s *server.MCPServer, in io.Reader, out io.W
 
 	var h MessageHandler = tasksHandler(o.Tasks, mcpHandler(s, o.CheckPrompt))
 	h = waitForIdentity(o.Identity, h)
+	if o.Catalogue != nil {
+		h = waitForCatalogue(o.Catalogue, h)
+	}
 	if o.AfterFirstAnswer != nil {
 		h = restoreGCAfterFirstAnswer(o.AfterFirstAnswer, h)
 	}
+
 	lines := &Stdio{
 		Handler:      h,
 		Logger:       o.Logger,

@@ -75,7 +75,12 @@ func (o removeFromCollectionOutput) ItemCount() int { return len(o.Removed) }
 var removeFromCollectionFacts = tools.Facts{
 	Name: "remove_from_collection", Order: 10, Kind: tools.Write, PerUser: true,
 	Bounds: map[string]string{"company_ids": "1-50 after de-duplication"},
+	Needs:  ExtensionRemove,
 }
+
+// ExtensionRemove is the schema extension remove_from_collection needs:
+// the original schema has no way to take a company out of a collection.
+const ExtensionRemove = "Mutation.removeFromCollection"
 
 var _ = registry.Add(removeFromCollectionFacts, func(d Deps) tools.Tool { return NewRemoveFromCollection(d) })
 

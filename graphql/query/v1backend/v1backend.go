@@ -51,6 +51,9 @@ const maxBody = 1 << 20
 type Server struct {
 	srv    *httptest.Server
 	target string
+	// noIntrospection refuses introspection, as an AppSync API with
+	// introspection turned off does.
+	noIntrospection bool
 
 	mu  sync.Mutex
 	ops []string
@@ -58,11 +61,17 @@ type Server struct {
 
 // Start serves the original schema in front of target, a GraphQL URL that
 // answers whatever SchemaV1 accepts. Close it when done.
-func Start(target string) (*Server, error) {
+func Start(target string) (*Server, error) { return start(target, false) }
+
+// StartWithoutIntrospection is Start for an API with introspection turned
+// off: __schema and __type are refused.
+func StartWithoutIntrospection(target string) (*Server, error) { return start(target, true) }
+
+func start(target string, noIntrospection bool) (*Server, error) {
 	if _, err := schema(); err != nil {
 		return nil, fmt.Errorf("loading the v1 schema: %w", err)
 	}
-	s := &Server{target: target}
+	s := &Server{target: target, noIntrospection: noIntrospection}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s, nil
 }
@@ -98,8 +107,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Query         string `json:"query"`
-		OperationName string `json:"operationName"`
+		Query         string         `json:"query"`
+		OperationName string         `json:"operationName"`
+		Variables     map[string]any `json:"variables"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		http.Error(w, "body is not JSON", http.StatusBadRequest)
@@ -110,8 +120,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	sch, _ := schema()
-	if _, errs := gqlparser.LoadQueryWithRules(sch, req.Query, nil); len(errs) > 0 {
+	doc, errs := gqlparser.LoadQueryWithRules(sch, req.Query, nil)
+	if len(errs) > 0 {
 		writeValidationErrors(w, errs)
+		return
+	}
+	if op, ok := introspectionOnly(doc, req.OperationName); ok {
+		if s.noIntrospection {
+			writeIntrospectionDisabled(w)
+		} else {
+			writeIntrospection(w, sch, op, req.Variables)
+		}
 		return
 	}
 	s.forward(w, r, body)
