@@ -114,7 +114,9 @@ func TestStdioChainFailingAfterTheCatalogueStopsTheServer(t *testing.T) {
 	r := launch(t, []string{"--endpoint", srv.URL()}, map[string]string{"OIDC_ISSUER": iss.URL(), "OIDC_AUDIENCE": authn.DefaultAudience, "OIDC_TOKEN": expired,
 		"APPSYNC_API_KEY": srv.Backend().APIKey()}) // a weaker identity that must not be used
 	<-iss.arrived
-	r.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	// The handshake is answered while the chain resolves (tools/list waits
+	// for the backend's schema, which is asked with the credentials).
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
 	assert.Contains(t, r.answer(1), "result")
 	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_collections","arguments":{}}}`)
 	// The ping is read after the call, and answered without the chain: once
