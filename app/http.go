@@ -136,6 +136,10 @@ func runHTTP(ctx context.Context, cfg config.Config, logger *slog.Logger, b *bac
 	extra = append(extra, tasksField(t)...)
 	extra = append(extra, tracingFields(b.tracing)...)
 	logStart(logger, cfg, "http", b.src.Method, counts, ext, extra...)
+	if cfg.Confirm.Key == nil && !loopback.Addr(h.Addr) {
+		logger.Warn("export links are sealed with this process's own key: in a replica set, a download link opens only on the replica that made it; "+
+			"give every replica the same --confirm-state-key", "export_download_ttl", read.DownloadTTL.String())
+	}
 	err = edge.Serve(ctx, ln, mux, edge.Timeouts{Request: requestTimeout, Drain: httpDrainTimeout})
 	if errors.Is(err, edge.ErrDrainCut) {
 		logger.Warn("stopped mcp-server with requests cut off", "drain_timeout", httpDrainTimeout.String())
