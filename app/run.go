@@ -385,7 +385,7 @@ func runStdio(ctx context.Context, cfg config.Config, logger *slog.Logger, b *ba
 
 	err := edge.ServeStdio(ctx, s, stdio.In, stdio.Out, edge.StdioOptions{
 		Logger: logger, Identity: b.id, CheckPrompt: promptCheck(s), AfterFirstAnswer: restoreGC, Tracing: b.tracing, EndInput: chainFailed,
-		Tasks: edgeTasks(t),
+		Tasks:     edgeTasks(t),
 		Catalogue: catalogueReady,
 	})
 	<-started
