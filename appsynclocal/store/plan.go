@@ -510,12 +510,20 @@ func (p *queryPlan) listed(pos int64) (*CompanyPage, []uint32, int64, bool) {
 	if p.empty || page.Total == 0 || pos >= int64(p.n) {
 		return page, nil, 0, false
 	}
+	// Counting found every match below known (all of them when complete):
+	// the page is cut from those, and searched for only beyond them.
 	var nums []uint32
-	if p.complete {
+	known := uint32(0)
+	if len(p.all) > 0 {
+		known = uint32(p.n)
+		if !p.complete {
+			known = p.all[len(p.all)-1] + 1
+		}
 		i, _ := slices.BinarySearch(p.all, uint32(pos))
-		nums = p.all[i:min(len(p.all), i+p.q.Limit+1)]
-	} else {
-		nums = p.collect(p.matches(), uint32(pos), p.q.Limit+1, nil)
+		nums = slices.Clone(p.all[i:min(len(p.all), i+p.q.Limit+1)])
+	}
+	if len(nums) <= p.q.Limit && int(known) < p.n {
+		nums = p.collect(p.matches(), max(uint32(pos), known), p.q.Limit+1-len(nums), nums)
 	}
 	if len(nums) > p.q.Limit {
 		return page, nums[:p.q.Limit], int64(nums[p.q.Limit]), true
