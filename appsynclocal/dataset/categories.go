@@ -149,7 +149,7 @@ var Categories = []Category{
 			line(kindSoftware, 2010, 2000, "operates", "a care coordination platform", "health insurers", "clinics").trades("clinical software").named("Care", "Health"),
 			line(kindSoftware, 1990, 5000, "develops", "medical imaging software", "hospitals", "radiology practices").trades("clinical software").named("Imaging", "Medical", "Radiology"),
 			line(kindSoftware, 1985, 20_000, "sells", "electronic health record software", "hospitals", "clinics").trades("clinical software").named("Health Systems", "Medical", "Health"),
-			line(kindCare, 1950, 100_000, "operates", "hospitals and outpatient clinics", "patients").trades("care").atLeast(50).named("Health", "Healthcare", "Medical Group", "Health Partners"),
+			line(kindCare, 1950, 100_000, "operates", "hospitals and outpatient clinics", "patients").trades("care").atLeast(150).named("Health", "Healthcare", "Medical Group", "Health Partners"),
 			line(kindCare, 1960, 20_000, "provides", "home care services", "older adults", "families").trades("care").atLeast(5).named("Home Care", "Care", "Care Services"),
 			line(kindMachines, 1950, 50_000, "makes", "diagnostic devices", "hospitals", "laboratories").trades("medtech").atLeast(3).named("Medical", "Diagnostics", "Instruments"),
 		}},
@@ -418,7 +418,7 @@ var Categories = []Category{
 		Synonyms:  []string{"aerospace", "space", "aviation", "satellites", "satellite", "defense", "defence"},
 		NameWords: []string{"Aerospace", "Aero", "Aviation"},
 		Offers: []Offer{
-			line(kindMachines, 2010, 5000, "provides", "small satellite launch", "satellite operators", "space agencies").trades("space").atLeast(10).named("Space", "Launch", "Orbital"),
+			line(kindMachines, 2010, 5000, "provides", "small satellite launch", "satellite operators", "space agencies").trades("space").atLeast(60).named("Space", "Launch", "Orbital"),
 			line(kindSoftware, 2010, 1000, "sells", "earth observation imagery", "governments", "insurers").trades("space").named("Space", "Orbital", "Earth Observation"),
 			line(kindSoftware, 2000, 1000, "builds", "aircraft maintenance software", "airlines", "maintenance shops").trades("aviation software").named("Aero", "Aviation", "Flight"),
 			line(kindSoftware, 2015, 500, "develops", "drone airspace management", "aviation authorities", "drone operators").trades("drones", "aviation software").named("Airspace", "Aero", "Flight"),

@@ -24,8 +24,8 @@ type Country struct {
 // The order is part of the data set: changing it changes every generated
 // company, so it needs a SchemaVersion bump.
 var Countries = []Country{
-	{"United States", "US", 380, []string{"San Francisco", "New York", "Austin", "Boston", "Seattle", "Chicago", "Los Angeles", "Denver", "Atlanta", "Miami"}, []string{"us", "u.s.", "usa", "u.s.a.", "america", "united states of america", "the states"}, []string{"american"}},
-	{"United Kingdom", "GB", 80, []string{"London", "Manchester", "Edinburgh", "Bristol", "Cambridge", "Leeds"}, []string{"uk", "u.k.", "britain", "great britain", "england", "scotland", "wales"}, []string{"british", "english", "scottish"}},
+	{"United States", "US", 380, []string{"San Francisco", "New York", "Austin", "Boston", "Seattle", "Chicago", "Los Angeles", "Denver", "Atlanta", "Miami", "Houston"}, []string{"us", "u.s.", "usa", "u.s.a.", "america", "united states of america", "the states"}, []string{"american"}},
+	{"United Kingdom", "GB", 80, []string{"London", "Manchester", "Edinburgh", "Bristol", "Cambridge", "Leeds", "Aberdeen"}, []string{"uk", "u.k.", "britain", "great britain", "england", "scotland", "wales"}, []string{"british", "english", "scottish"}},
 	{"Germany", "DE", 60, []string{"Berlin", "Munich", "Hamburg", "Frankfurt", "Cologne", "Stuttgart"}, []string{"deutschland"}, []string{"german"}},
 	{"India", "IN", 60, []string{"Bengaluru", "Mumbai", "New Delhi", "Hyderabad", "Pune", "Chennai"}, nil, []string{"indian"}},
 	{"France", "FR", 40, []string{"Paris", "Lyon", "Toulouse", "Marseille", "Nantes"}, nil, []string{"french"}},
@@ -47,7 +47,7 @@ var Countries = []Country{
 	{"Mexico", "MX", 10, []string{"Mexico City", "Guadalajara", "Monterrey"}, nil, []string{"mexican"}},
 	{"Denmark", "DK", 8, []string{"Copenhagen", "Aarhus"}, nil, []string{"danish"}},
 	{"Belgium", "BE", 8, []string{"Brussels", "Antwerp", "Ghent"}, nil, []string{"belgian"}},
-	{"Norway", "NO", 7, []string{"Oslo", "Bergen", "Trondheim"}, nil, []string{"norwegian"}},
+	{"Norway", "NO", 7, []string{"Oslo", "Bergen", "Trondheim", "Stavanger"}, nil, []string{"norwegian"}},
 	{"Finland", "FI", 7, []string{"Helsinki", "Espoo", "Tampere"}, nil, []string{"finnish"}},
 	{"Austria", "AT", 7, []string{"Vienna", "Graz", "Linz"}, nil, []string{"austrian"}},
 	{"Portugal", "PT", 6, []string{"Lisbon", "Porto"}, nil, []string{"portuguese"}},

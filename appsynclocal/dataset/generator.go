@@ -33,7 +33,7 @@ import (
 
 // Version identifies the generator's output. Bump it whenever a change to this
 // package changes any generated value, so stored databases are rebuilt.
-const Version = 3
+const Version = 4
 
 // MaxCompanies bounds a data set's size.
 const MaxCompanies = 10_000_000
@@ -176,11 +176,14 @@ func (g *Generator) Company(num int) Company {
 
 	country := Countries[g.countries.pick(r)]
 	c.CountryCode = country.Code
-	c.City = pickCity(r, country.Cities)
 	cat := g.cats.pick(r)
 	primary := linesOf[cat][r.IntN(len(linesOf[cat]))]
+	c.City = pickCity(r, country.Cities)
+	if hub := lineHubs[primary][country.Code]; len(hub) > 0 && r.IntN(10) < hubShare {
+		c.City = hub[r.IntN(len(hub))]
+	}
 	c.Founded = foundedYear(r, Lines[primary].Offer)
-	c.Employees = headCount(r, Age(c.Founded), Lines[primary].Offer)
+	c.Employees = headCount(r, Age(c.Founded), Lines[primary].Offer, marketCap(country.Weight))
 	c.Lines = pickLines(r, primary, c.Employees, Age(c.Founded))
 	for _, l := range c.Lines {
 		if k := Lines[l].Category; !slices.Contains(c.Categories, k) {
@@ -249,8 +252,8 @@ func GrowthCap(age int) int {
 // industry, and within the line's bounds and the company's growth cap. The
 // long tail gives the few large companies, nearly all of them old and in
 // industries where large firms exist.
-func headCount(r *rand.Rand, age int, o Offer) int {
-	lo, hi := o.MinStaff, min(o.MaxStaff, GrowthCap(age))
+func headCount(r *rand.Rand, age int, o Offer, market int) int {
+	lo, hi := o.MinStaff, min(o.MaxStaff, GrowthCap(age), market)
 	mu := math.Log(4) + 0.7*math.Log1p(float64(age)) + 0.3*math.Log(float64(o.MaxStaff)/5000)
 	for try := 0; try < 4; try++ {
 		n := int(math.Exp(mu + 1.8*r.NormFloat64()))
@@ -435,7 +438,8 @@ func describe(r *rand.Rand, c Company) string {
 	}
 	staff := headcount(c.Employees)
 	var b strings.Builder
-	switch shape := r.IntN(5); {
+	b.Grow(400) // most descriptions fit: one allocation, no regrowth
+	switch shape := r.IntN(9); {
 	case shape == 0:
 		fmt.Fprintf(&b, "%s %s.%s Founded in %d and headquartered in %s, the company employs %s.", c.Name, offers[0], also, c.Founded, c.City, staff)
 	case shape == 1:
@@ -444,19 +448,51 @@ func describe(r *rand.Rand, c Company) string {
 		fmt.Fprintf(&b, "%s is %s %s company that %s.%s It was founded in %d and employs %s.", c.Name, article(c.City), c.City, offers[0], also, c.Founded, staff)
 	case shape == 3 && c.Employees >= 2 && c.Employees <= 20:
 		fmt.Fprintf(&b, "%s is a team of %s in %s. It %s.%s The company was founded in %d.", c.Name, staff, c.City, offers[0], also, c.Founded)
+	case shape == 4:
+		fmt.Fprintf(&b, "%s, based in %s, %s.%s It employs %s and was founded in %d.", c.Name, c.City, offers[0], also, staff, c.Founded)
+	case shape == 5:
+		fmt.Fprintf(&b, "From its offices in %s, %s %s.%s Founded in %d, it now employs %s.", c.City, c.Name, offers[0], also, c.Founded, staff)
+	case shape == 6:
+		fmt.Fprintf(&b, "Founded in %d in %s, %s today %s.%s It employs %s.", c.Founded, c.City, c.Name, offers[0], also, staff)
+	case shape == 7:
+		fmt.Fprintf(&b, "%s %s.%s The company, founded in %d, employs %s at its %s headquarters.", c.Name, offers[0], also, c.Founded, staff, c.City)
 	default:
 		fmt.Fprintf(&b, "Headquartered in %s, %s %s.%s The company was founded in %d and employs %s.", c.City, c.Name, offers[0], also, c.Founded, staff)
 	}
-	if r.IntN(2) == 0 {
-		var fit []string
+	if pool := apartOf(Lines[c.Lines[0]]); len(pool) > 0 && r.IntN(10) < 8 {
+		if s := pool[r.IntN(len(pool))]; s[0] != '+' {
+			b.WriteString(" ")
+			b.WriteString(s)
+		} else if c.Employees >= minTeam {
+			b.WriteString(" ")
+			b.WriteString(s[1:])
+		}
+	}
+	reached := r.IntN(10) < 6
+	if reached {
+		pool := reachOf(Lines[c.Lines[0]], c.Employees)
+		if s := pool[r.IntN(len(pool))]; s[0] != '+' {
+			b.WriteString(" ")
+			b.WriteString(s)
+		} else if c.Employees >= minTeam {
+			b.WriteString(" ")
+			b.WriteString(s[1:])
+		}
+	}
+	if r.IntN(5) < 2 {
+		var fit [16]string // at least len(closingSentences)
+		n := 0
 		for _, s := range closingSentences {
-			if s.fits(c) {
-				fit = append(fit, s.text)
+			// Where the company sells was said already: no second,
+			// maybe contrary, word on it.
+			if s.fits(c) && !(reached && s.international) {
+				fit[n] = s.text
+				n++
 			}
 		}
-		if len(fit) > 0 {
+		if n > 0 {
 			b.WriteString(" ")
-			b.WriteString(fit[r.IntN(len(fit))])
+			b.WriteString(fit[r.IntN(n)])
 		}
 	}
 	return b.String()

@@ -94,6 +94,12 @@ func companyViolations(c dataset.Company) []string {
 	if c.Employees > dataset.GrowthCap(age) {
 		bad("%d staff at %d years old: above the growth cap %d", c.Employees, age, dataset.GrowthCap(age))
 	}
+	if c.Employees > dataset.MarketCap(c.CountryCode) {
+		bad("%d staff in %s: above its home market's cap %d", c.Employees, c.CountryCode, dataset.MarketCap(c.CountryCode))
+	}
+	if !slices.Contains(c.Country().Cities, c.City) {
+		bad("city %q is not one of %s's", c.City, c.CountryCode)
+	}
 	if c.Employees < primary.MinStaff || c.Employees > primary.MaxStaff {
 		bad("%d staff, outside %d-%d for a company mainly doing %q", c.Employees, primary.MinStaff, primary.MaxStaff, primary.What)
 	}
@@ -321,6 +327,11 @@ func TestRulesCatchViolations(t *testing.T) {
 		"larger than the line allows": {&good, func(c *dataset.Company) {
 			staff(c, dataset.Lines[c.Lines[0]].MaxStaff+1, 1960)
 		}, "for a company mainly doing"},
+		"larger than its home market allows": {&good, func(c *dataset.Company) {
+			staff(c, 9000, 1960)
+			c.CountryCode, c.City = "EE", "Tallinn"
+		}, "above its home market's cap"},
+		"a city of another country":           {&good, func(c *dataset.Company) { c.CountryCode, c.City = "EE", "Houston" }, "is not one of EE's"},
 		"head count not the description's":    {&good, func(c *dataset.Company) { c.Employees++ }, "but the description says"},
 		"founding year not the description's": {&good, func(c *dataset.Company) { c.Founded-- }, "but the description says"},
 		"line not described": {&good, func(c *dataset.Company) {

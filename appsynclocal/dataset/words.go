@@ -112,35 +112,38 @@ func LegalSuffix(code string) string { return legalSuffixes[code] }
 type closing struct {
 	text string
 	fits func(Company) bool
+	// international says the sentence is about where the company sells.
+	international bool
 }
 
 // closingSentences end some descriptions.
 var closingSentences = []closing{
 	{"Its customers include several Fortune 500 companies.", func(c Company) bool {
 		return c.Employees >= 200 && primaryKind(c, kindSoftware, kindServices, kindMachines, kindMaterials, kindFreight)
-	}},
+	}, true},
 	{"The company is backed by venture capital.", func(c Company) bool {
 		return Age(c.Founded) <= 15 && c.Employees >= 5 && primaryKind(c, kindSoftware, kindMachines, kindPharma, kindFinance, kindEnergy, kindMaterials)
-	}},
+	}, false},
 	{"It is profitable and privately held.", func(c Company) bool {
 		return Age(c.Founded) >= 5 && c.Employees >= 20 && !primaryKind(c, kindPharma)
-	}},
+	}, false},
 	{"The team has grown quickly since its last funding round.", func(c Company) bool {
 		return Age(c.Founded) <= 8 && c.Employees >= 10 && primaryKind(c, kindSoftware, kindMachines, kindPharma, kindFinance)
-	}},
+	}, false},
 	{"It sells internationally from its home market.", func(c Company) bool {
-		return c.Employees >= 50 && primaryKind(c, kindSoftware, kindMachines, kindMaterials, kindPharma, kindFood, kindContent)
-	}},
+		return c.Employees >= 50 && primaryKind(c, kindSoftware, kindMachines, kindMaterials, kindPharma, kindFood, kindContent) &&
+			!servesPublic(Lines[c.Lines[0]])
+	}, true},
 	{"The business is family owned.", func(c Company) bool {
 		return Age(c.Founded) >= 20 && c.Employees <= 5000 && !primaryKind(c, kindPharma, kindSoftware, kindFinance, kindNetworks)
-	}},
-	{"It recently expanded into new international markets.", func(c Company) bool { return c.Employees >= 100 }},
-	{"It is still run by its founders.", func(c Company) bool { return c.Employees <= 50 && Age(c.Founded) <= 25 }},
+	}, false},
+	{"It recently expanded into new international markets.", func(c Company) bool { return c.Employees >= 100 }, true},
+	{"It is still run by its founders.", func(c Company) bool { return c.Employees >= 3 && c.Employees <= 50 && Age(c.Founded) <= 25 }, false},
 	{"The company publishes an open-source toolkit used by thousands of developers.", func(c Company) bool {
 		name := Categories[c.Categories[0]].Name
 		return (name == "Software" || name == "AI & Machine Learning" || name == "Cybersecurity") &&
 			primaryKind(c, kindSoftware) && c.Employees >= 10 && Age(c.Founded) <= 30
-	}},
+	}, false},
 }
 
 // primaryKind reports whether the company's primary line is of one of the
