@@ -33,7 +33,7 @@ func TestAiSearchPagingHintReturnsTheSameFirstPage(t *testing.T) {
 		"top 5 cybersecurity companies in the US",
 	} {
 		t.Run(sentence, func(t *testing.T) {
-			ai := s.ok("ai_search", `{"query":`+quote(sentence)+`}`)
+			ai := s.ok("ai_search", `{"query":`+quote(sentence)+`,"limit":5}`)
 			m := hintRE.FindStringSubmatch(ai["note"].(string))
 			require.NotNil(t, m, "no paging hint in %q (total %v)", ai["note"], ai["total"])
 			sc := s.ok("search_companies", m[1])

@@ -25,7 +25,7 @@ spa s.p.a. pty pte pvt lda lda. ltda ltda. sl s.l. limited incorporated company 
 func NameCandidates(sentence string) []string {
 	var out, run []string
 	flush := func() {
-		for len(run) > 0 && run[len(run)-1] == "&" {
+		for len(run) > 0 && (run[len(run)-1] == "&" || run[len(run)-1] == "and") {
 			run = run[:len(run)-1]
 		}
 		if len(run) > 0 && hasUnknownWord(run) {
@@ -37,13 +37,13 @@ func NameCandidates(sentence string) []string {
 	for i, w := range words {
 		lw := strings.ToLower(strings.TrimRight(w, ".'’"))
 		switch {
-		case w == "&" && len(run) > 0:
-			run = append(run, w)
+		case (w == "&" || w == "and") && len(run) > 0:
+			run = append(run, w) // "Hartley & Moss", "Gao and Lin"
 		case !startsUpper(w):
 			flush()
 		case i == 0 && (stopWords[lw] || fillerVerbs[lw] || negations[lw]):
 			// "Show", "Which", "Is" opening a sentence.
-		case negations[lw] || lw == "in" || lw == "and":
+		case negations[lw] || lw == "in":
 			flush()
 		default:
 			run = append(run, strings.TrimRight(w, "?!,;:"))
