@@ -1,5 +1,6 @@
 // Package deploy checks what the project ships, from the outside: the
-// container images of the root Containerfile (built with podman and run),
+// container images (deploy/image/Containerfile.offline built with podman
+// and run; the root Containerfile parsed and held to the same image stages),
 // the Helm chart under helm/ (linted, rendered and decoded against the
 // Kubernetes API types, its Deployment started) and the MCP Registry entry
 // (../server.json, validated against the vendored schema in mcpregistry/).
