@@ -144,13 +144,14 @@ func listText(out any, lines []string) string {
 		if !f.IsExported() || name == "-" || f.Tag.Get("text") == "-" {
 			continue
 		}
-		val := textValue(v.Field(i))
-		switch {
-		case val == "":
-		case name == "note":
-			b.WriteString(val)
-			b.WriteByte('\n')
-		default:
+		if name == "note" { // the server's own words, written as they are
+			if note := v.Field(i).String(); note != "" {
+				b.WriteString(note)
+				b.WriteByte('\n')
+			}
+			continue
+		}
+		if val := textValue(v.Field(i)); val != "" {
 			rest = append(rest, name+": "+val)
 		}
 	}
