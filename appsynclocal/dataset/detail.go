@@ -23,7 +23,7 @@ var apart = map[string][]string{
 		"+Its engineering team ships updates every two weeks.",
 		"Data is hosted in-region, which matters to its regulated customers.",
 		"+It is certified to ISO 27001 and SOC 2.",
-		"+Implementation is handled by an in-house services team.",
+		"+Its customer success team is entirely in-house.",
 		"The company grew from a consulting project into a product business.",
 		"Its interface is available in several languages.",
 		"It licenses its software on premises as well as in the cloud.",
@@ -101,7 +101,7 @@ var apart = map[string][]string{
 		"It is cutting the carbon intensity of its own operations year by year.",
 	},
 	kindContent: {
-		"Its titles have been licensed to broadcasters and streaming services abroad.",
+		"Its work has been licensed to partners abroad.",
 		"It produces most of its work in-house, from writing to post-production.",
 		"It runs an active online community around its releases.",
 		"Much of its revenue comes from subscriptions.",
@@ -124,7 +124,7 @@ var apart = map[string][]string{
 		"It manages its portfolio with its own in-house team.",
 		"It focuses on refurbishing older buildings to modern energy standards.",
 		"Tenants report issues through its app and get answers the same day.",
-		"It works with local architects and contractors on each project.",
+		"It works with trusted local partners on every deal.",
 		"It holds its properties for the long term rather than trading them.",
 		"It publishes energy ratings for every property it lets.",
 		"Many of its instructions come from repeat clients and referrals.",
@@ -221,7 +221,7 @@ func apartOf(l Line) []string {
 	}
 	// A service sold by a company of another kind ("IT consulting",
 	// "small satellite launch") is described as a service.
-	if strings.Contains(l.What, "service") || strings.Contains(l.What, "consulting") || strings.Contains(l.What, "launch") {
+	if (l.Kind == kindSoftware || l.Kind == kindMachines || l.Kind == kindMaterials) && strings.Contains(l.What, "service") || strings.Contains(l.What, "consulting") || strings.Contains(l.What, "launch") {
 		return apart[kindServices]
 	}
 	return apart[l.Kind]
