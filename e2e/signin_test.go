@@ -248,7 +248,7 @@ func TestSDKClientSignsIn(t *testing.T) {
 	})
 
 	t.Run("step up to write", func(t *testing.T) {
-		shots := os.Getenv("E2E_SCREENSHOT_DIR") // the README's screenshot: E2E_SCREENSHOT_DIR=$PWD/docs go test ./e2e -run TestSDKClientSignsIn
+		shots := os.Getenv("E2E_SCREENSHOT_DIR") // docs/team-service.md's screenshots: E2E_SCREENSHOT_DIR=$PWD/e2e/tsclient/screenshots go test ./e2e -run 'TestSDKClientSignsIn$'
 		if shots == "" {
 			shots = t.TempDir()
 		}
