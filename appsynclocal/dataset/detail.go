@@ -33,7 +33,7 @@ var apart = map[string][]string{
 		"It is known for long service lives and a large stock of spare parts.",
 		"Every unit is tested on the company's own test rig before delivery.",
 		"It offers maintenance contracts with guaranteed response times.",
-		"Much of its revenue comes from retrofitting older equipment.",
+		"It also upgrades and services installations already in the field.",
 		"Its engineers work closely with customers on custom builds.",
 		"It holds several patents on its drive and control systems.",
 		"It sources most components from suppliers in its home region.",
@@ -178,7 +178,7 @@ var apart = map[string][]string{
 		"It has built up sector expertise in regulated industries.",
 		"It partners with the major software vendors in its field.",
 		"It runs training programmes for clients' own staff.",
-		"Engagements typically run from a few weeks to several months.",
+		"It is known for responsive, personal service.",
 	},
 }
 
@@ -232,7 +232,7 @@ func apartOf(l Line) []string {
 var reach = [][]string{
 	{ // up to 10 staff
 		"Most of its customers are local.",
-		"It works with a handful of long-standing clients.",
+		"It works closely with a small number of clients.",
 		"It finds most of its customers by word of mouth.",
 		"It keeps its customer list short and its service personal.",
 	},
@@ -248,7 +248,7 @@ var reach = [][]string{
 		"It serves customers ranging from small firms to large enterprises.",
 		"+It has regional offices in its home market.",
 		"Its largest customers have been with it for many years.",
-		"It exports a significant share of its output.",
+		"A significant share of its business is abroad.",
 	},
 	{ // larger
 		"It operates across several continents.",

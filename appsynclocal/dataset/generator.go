@@ -33,7 +33,7 @@ import (
 
 // Version identifies the generator's output. Bump it whenever a change to this
 // package changes any generated value, so stored databases are rebuilt.
-const Version = 5
+const Version = 6
 
 // MaxCompanies bounds a data set's size.
 const MaxCompanies = 10_000_000
