@@ -94,7 +94,9 @@ func (st Status) forCaller(ctx context.Context) Status {
 	return st
 }
 
-// MutationStatus says which writes this server performs.
+// MutationStatus says which writes this server performs, and, when it
+// performs any, whether this client's writes are put to the person at the
+// keyboard first (--confirm-writes and the client's ability to ask).
 type MutationStatus struct {
 	Enabled      bool     `json:"enabled"`
 	EnabledTools []string `json:"enabled_tools"`
@@ -113,6 +115,37 @@ type ConfirmStatus struct {
 	// SingleUse is where a confirmation is remembered as used: redis
 	// (shared by replicas) or process.
 	SingleUse string `json:"single_use,omitempty"`
+	// PutToPerson says whether the writes of the client reading the
+	// status are shown to its user to accept or decline before they
+	// happen; ForYou says it in a sentence with what to do.
+	PutToPerson *bool  `json:"writes_put_to_person,omitempty"`
+	ForYou      string `json:"for_you,omitempty"`
+
+	mode      tools.ConfirmMode // the operator's choice, for forClient
+	stateless bool              // stateless HTTP: a 2025-11-25 client cannot be asked
+}
+
+// forClient says whether the writes of the client of ctx are put to the
+// person: that depends on the mode and on whether this client can be asked
+// (it declared elicitation, over a transport that can carry the question),
+// so it is answered per request.
+func (c ConfirmStatus) forClient(ctx context.Context, writes bool) ConfirmStatus {
+	if !writes {
+		return c
+	}
+	asks := c.mode != "" && c.mode != tools.ConfirmOff && tools.CanAskUser(ctx) && (server.IsModernRequest(ctx) || !c.stateless)
+	c.PutToPerson = &asks
+	switch {
+	case c.mode == "" || c.mode == tools.ConfirmOff:
+		c.ForYou = "Your writes are not put to the person: this server writes what a call sends, so ask the user yourself before a write that matters."
+	case asks:
+		c.ForYou = "Each of your writes is shown to the person as a preview first and happens only if they accept; a decline is their answer, not an error to retry."
+	case c.mode == tools.ConfirmRequired:
+		c.ForYou = "This server writes only what the person confirms, and your client cannot be asked here (see how), so write tools will be refused."
+	default:
+		c.ForYou = "Your client cannot be asked here (see how), so your writes happen without the person confirming them: ask the user yourself before a write that matters."
+	}
+	return c
 }
 
 // resources returns the filter vocabulary and status resources, served from
@@ -136,10 +169,11 @@ func resources(vocab *vocabularyCache, status func() Status) []server.ServerReso
 		{
 			Resource: mcp.NewResource(StatusURI, "server_status",
 				mcp.WithResourceTitle("Server status and limits"),
-				mcp.WithResourceDescription("This server's version, auth method, whether write tools are enabled, rate limits and argument limits."),
+				mcp.WithResourceDescription("This server's version, auth method, whether write tools are enabled and put to the person first, rate limits and argument limits."),
 				mcp.WithMIMEType("application/json")),
 			Handler: func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 				st := status().forCaller(ctx)
+				st.Mutations.Confirmed = st.Mutations.Confirmed.forClient(ctx, st.Mutations.Enabled)
 				// The backend's facts come with the vocabulary, cached; the
 				// status is served without them when it cannot be reached.
 				if v, err := vocab.get(ctx); err == nil && v.referenceDate != "" {

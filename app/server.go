@@ -340,7 +340,7 @@ func confirmStatus(writes bool, c *tools.Confirmation) ConfirmStatus {
 		}
 		return ConfirmStatus{Mode: "no", How: why}
 	}
-	st := ConfirmStatus{Mode: string(c.Mode), SingleUse: "process"}
+	st := ConfirmStatus{Mode: string(c.Mode), SingleUse: "process", mode: c.Mode, stateless: c.Stateless}
 	if _, ok := c.Once.(*sealed.Redis); ok {
 		st.SingleUse = "redis"
 	}

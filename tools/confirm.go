@@ -211,14 +211,8 @@ func (rt *Runtime) confirm(ctx context.Context, t Tool, req mcp.CallToolRequest,
 	}
 
 	modern := server.IsModernRequest(ctx)
-	var elicitor Elicitor
-	canAsk := false
-	if modern {
-		info := server.RequestProtocolInfoFromContext(ctx)
-		canAsk = info.ClientCapabilities != nil && info.ClientCapabilities.Elicitation != nil && c.Key != nil
-	} else if e, ok := server.ClientSessionFromContext(ctx).(Elicitor); ok && e.CanElicit() {
-		elicitor, canAsk = e, true
-	}
+	elicitor, canAsk := clientAsker(ctx)
+	canAsk = canAsk && (!modern || c.Key != nil)
 	if !canAsk {
 		if c.Mode == ConfirmRequired {
 			c.observe(ctx, tool, OutcomeRefused)
@@ -398,4 +392,25 @@ func argsHash(in reflect.Value) string {
 	b, _ := json.Marshal(in.Interface()) // strings, numbers, bools and lists of them always encode
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// clientAsker reports whether the client of ctx can put a question to its
+// user: on 2026-07-28 it declared elicitation with the request, on
+// 2025-11-25 its session can elicit (and is returned, to ask through).
+func clientAsker(ctx context.Context) (Elicitor, bool) {
+	if server.IsModernRequest(ctx) {
+		info := server.RequestProtocolInfoFromContext(ctx)
+		return nil, info.ClientCapabilities != nil && info.ClientCapabilities.Elicitation != nil
+	}
+	if e, ok := server.ClientSessionFromContext(ctx).(Elicitor); ok && e.CanElicit() {
+		return e, true
+	}
+	return nil, false
+}
+
+// CanAskUser reports whether the client of ctx can ask its user to confirm
+// a write, for the status resource to tell the agent in advance.
+func CanAskUser(ctx context.Context) bool {
+	_, ok := clientAsker(ctx)
+	return ok
 }
