@@ -12,7 +12,7 @@ import (
 )
 
 // conformanceScenarios are the MCP conformance suite's server scenarios
-// that apply to this server; README's "Conformance" lists why the others
+// that apply to this server; docs/team-service.md, "Conformance", lists why the others
 // do not (they call the reference server's own test tools, resources and
 // prompts, or capabilities this server does not declare).
 var conformanceScenarios = []string{

@@ -65,7 +65,7 @@ func postToolsList(t *testing.T, ctx context.Context, mcpURL, token string) (int
 	return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
 }
 
-// TestDemoTokenOverHTTP is the README's demo of the shared service, run on
+// TestDemoTokenOverHTTP is docs/team-service.md's demo of the shared service, run on
 // the built binary: `demo-token` signs alice and bob in through the embedded
 // issuer's authorization code flow; their tokens open tools/list and
 // search_companies under both protocol revisions; a tampered token or none

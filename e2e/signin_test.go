@@ -95,7 +95,7 @@ func freePort(t *testing.T) string {
 	return addr
 }
 
-// signinServer is the team service of the README: the embedded backend
+// signinServer is the team service of docs/team-service.md: the embedded backend
 // and issuer, on a data dir and an address of the test's choosing.
 type signinServer struct {
 	cmd    *exec.Cmd

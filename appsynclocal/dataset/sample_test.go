@@ -15,12 +15,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/sample.txt")
 
-// sampleFile is the reviewed sample of the default data set that the README
+// sampleFile is the reviewed sample of the default data set that docs/operator.md
 // links: `go run ./cmd/appsync-local sample` prints it.
 const sampleFile = "testdata/sample.txt"
 
 // TestSampleFileIsTheDefaultDataSets keeps the committed sample what the
-// generator makes, so the README never shows companies the demo does not
+// generator makes, so the docs never show companies the demo does not
 // hold. After a generator change, rewrite it with -update and read it.
 func TestSampleFileIsTheDefaultDataSets(t *testing.T) {
 	g, err := dataset.New(appsynclocal.DefaultSeed, appsynclocal.DefaultCompanies)
