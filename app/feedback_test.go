@@ -56,7 +56,7 @@ func TestCatalogueWithFeedbackTool(t *testing.T) {
 		assert.Equal(t, string(want), string(got), "%s changed: review, then go test ./app -run TestCatalogue -update", feedback.Name)
 	}
 	ann := tool["annotations"].(map[string]any)
-	assert.Equal(t, map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}, ann)
+	assert.Equal(t, map[string]any{"title": "Report a missing capability", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false}, ann)
 	assert.Contains(t, tool["description"], "only when no tool")
 	assert.Contains(t, tool["description"], "fixes nothing by itself")
 	assert.Contains(t, tool["description"], "Rate limit: 20 calls per hour per caller", "limited like every tool, by default")

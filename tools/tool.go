@@ -112,7 +112,7 @@ type Spec[In, Out any] struct {
 // handler. Build one with New.
 type Tool struct {
 	def    mcp.Tool
-	title  string // for a person: not in tools/list
+	title  string // for a person: tools/list and the confirmation question
 	facts  Facts
 	inType reflect.Type
 	plain  bool // answers render as plain text (answer.go)
@@ -135,23 +135,22 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", s.Name, err))
 	}
-	// No title in tools/list: it is for a person's display, which falls
-	// back to the name, while every byte of the catalogue is read by the
-	// model in every session; the nine titles were 280 of the 10,000-byte
-	// budget that issue 26's search arguments and the views' links needed.
-	// The title is kept for what a person reads: a confirmation's question.
+	// The title is for the person: hosts show it in their tool lists and
+	// before a write they ask about, and the confirmation's question opens
+	// with it. It is sent both as the tool's title and as the annotation
+	// older hosts read. The catalogue budget counts what a model reads
+	// (name, description, input schema), which the title is not.
 	def := mcp.NewTool(s.Name,
 		mcp.WithDescription(s.Description),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           s.Title,
 			ReadOnlyHint:    mcp.ToBoolPtr(s.Kind == Read),
 			DestructiveHint: mcp.ToBoolPtr(s.Hints.Destructive),
 			IdempotentHint:  mcp.ToBoolPtr(s.Hints.Idempotent),
 			OpenWorldHint:   mcp.ToBoolPtr(s.Hints.OpenWorld),
 		}),
 	)
-	if s.TaskSupport != "" {
-		def.Execution = &mcp.ToolExecution{TaskSupport: s.TaskSupport}
-	}
+	def.Title = s.Title
 	def.InputSchema = mcp.ToolInputSchema{}
 	def.RawInputSchema = inputSchema(fields)
 	out, err := compactOutputSchema(reflect.TypeFor[Out]())

@@ -97,7 +97,7 @@ var _ = registry.Add(aiSearchFacts, func(d Deps) tools.Tool { return NewAiSearch
 func NewAiSearch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[aiSearchInput, aiSearchOutput]{
 		Facts: aiSearchFacts,
-		Title: "AI company search",
+		Title: "Search companies in plain English",
 		Description: "Find companies from a plain-English request: countries, categories, sizes and founding years become filters, other words keywords. " +
 			"Check not_applied: filter by it yourself. Prefer search_companies when you can state filters.",
 		Hints: readHints,

@@ -73,7 +73,7 @@ var _ = registry.Add(getCollectionItemsFacts, func(d Deps) tools.Tool { return N
 func NewGetCollectionItems(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCollectionItemsInput, getCollectionItemsOutput]{
 		Facts:       getCollectionItemsFacts,
-		Title:       "Get a collection's companies",
+		Title:       "Show the companies in a collection",
 		Description: "The companies in one of the user's collections, in the order added, page by page.",
 		Hints:       readHints,
 		NextStep:    tools.CollectionNextStep,

@@ -67,7 +67,7 @@ var _ = registry.Add(getCompaniesBatchFacts, func(d Deps) tools.Tool { return Ne
 func NewGetCompaniesBatch(r query.Reader) tools.Tool {
 	return tools.New(tools.Spec[getCompaniesBatchInput, getCompaniesBatchOutput]{
 		Facts:       getCompaniesBatchFacts,
-		Title:       "Get several companies",
+		Title:       "Look up several company profiles",
 		Description: "Up to 50 full company profiles by id, in order given; unknown ids go to not_found.",
 		Hints:       readHints,
 		Run: func(ctx context.Context, in getCompaniesBatchInput) (getCompaniesBatchOutput, error) {

@@ -98,7 +98,7 @@ var _ = registry.Add(requestEmailDiscoveryFacts, func(d Deps) tools.Tool { retur
 func NewRequestEmailDiscovery(d Deps) tools.Tool {
 	return guarded(d, tools.Spec[requestEmailDiscoveryInput, requestEmailDiscoveryOutput]{
 		Facts: requestEmailDiscoveryFacts,
-		Title: "Find email contacts",
+		Title: "Find work email contacts at a company",
 		Description: "Start a job finding work emails at a company; get_company shows what it found. " +
 			"Don't repeat while one is pending; a later job may add more people.",
 		Hints:  tools.Hints{Destructive: false, Idempotent: false, OpenWorld: true},
