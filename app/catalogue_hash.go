@@ -6,8 +6,8 @@ package app
 // catalogue last changed on purpose. TestCatalogueHashIsRecorded fails
 // when they no longer match the code.
 var recordedCatalogueHashes = map[string]string{
-	"default":           "6064959268ccc31ab97c95f640f286da6a957885f5349a01f2cf647f234ee4b3",
-	"feedback":          "38282b98360c7e22fdb03726dd7edf70572a4a66fa85c3a509926298308f00de",
-	"original":          "ddcdac8a66a8cdf68a85a09376f203f819706da99753ec5a9a6a21b78cd754f0",
-	"original+feedback": "f91cff4a5ea4de2b81077f3615bda53b912a4a7dfccb7e6baab7bf29bceb76e2",
+	"default":           "973ea07ac3431fb8aacb7d77c4b4b043da911540deec6b3cd72c4305a282731d",
+	"feedback":          "a90948f8780dead588da6e654fbe3496934ae737c260b010155c58900ac25cc7",
+	"original":          "fd6af22a72d994a415c359a75f9270a6ac6035271f288be1b7869db24c3276eb",
+	"original+feedback": "3d3a7005220b778632d920ef673e173d24f72b4777adc3980325eddac179dd27",
 }

@@ -151,6 +151,9 @@ func New[In, Out any](s Spec[In, Out]) Tool {
 		}),
 	)
 	def.Title = s.Title
+	if s.TaskSupport != "" {
+		def.Execution = &mcp.ToolExecution{TaskSupport: s.TaskSupport}
+	}
 	def.InputSchema = mcp.ToolInputSchema{}
 	def.RawInputSchema = inputSchema(fields)
 	out, err := compactOutputSchema(reflect.TypeFor[Out]())
