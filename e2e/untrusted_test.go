@@ -42,7 +42,8 @@ func TestUntrustedTextIsInertInTheBuiltBinary(t *testing.T) {
 	}
 	base, _, _ := startHTTPProcessArgs(t, []string{
 		"MCP_EXCHANGE_CLIENT_ID=" + exchangeClient, "MCP_EXCHANGE_CLIENT_SECRET=" + exchangeSecret, "MCP_EXCHANGE_AUDIENCE=" + authn.DefaultAudience,
-	}, "--endpoint", hostile.URL, "--oauth-issuer", iss.URL(), "--allow-mutations")
+	}, "--endpoint", hostile.URL, "--oauth-issuer", iss.URL(), "--allow-mutations",
+		"--schema-extensions", "on") // token exchange leaves the server no identity to introspect with
 	userToken := func(user string) string {
 		tok, err := iss.Sign(authn.Claims{Subject: user, Audience: base + "/mcp", Scopes: rw, ClientID: "https://client.example/app.json"})
 		require.NoError(t, err)
@@ -104,7 +105,7 @@ func TestUntrustedTextIsInertInTheBuiltBinary(t *testing.T) {
 			return victor.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
 		})
 	}
-	stdio := startSessionWith(t, ctx, serverBin, revisions[0], []string{"--endpoint", hostile.URL, "--allow-mutations"},
+	stdio := startSessionWith(t, ctx, serverBin, revisions[0], []string{"--endpoint", hostile.URL, "--allow-mutations", "--schema-extensions", "on"},
 		[]string{"OIDC_ISSUER=" + iss.URL(), "OIDC_AUDIENCE=" + authn.DefaultAudience, "OIDC_TOKEN=" + backendToken("victor")})
 	read("stdio "+revisions[0].version, func(name string, args map[string]any) (*mcp.CallToolResult, error) {
 		return stdio.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})

@@ -121,6 +121,9 @@ func (h *HostileBackend) poison(v any, key string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
+			if strings.HasPrefix(k, "__") {
+				continue // introspection (__schema, __type) is the schema, not data
+			}
 			x[k] = h.poison(e, k)
 		}
 	case []any:
