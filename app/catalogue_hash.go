@@ -6,8 +6,8 @@ package app
 // catalogue last changed on purpose. TestCatalogueHashIsRecorded fails
 // when they no longer match the code.
 var recordedCatalogueHashes = map[string]string{
-	"default":           "973ea07ac3431fb8aacb7d77c4b4b043da911540deec6b3cd72c4305a282731d",
-	"feedback":          "a90948f8780dead588da6e654fbe3496934ae737c260b010155c58900ac25cc7",
-	"original":          "fd6af22a72d994a415c359a75f9270a6ac6035271f288be1b7869db24c3276eb",
-	"original+feedback": "3d3a7005220b778632d920ef673e173d24f72b4777adc3980325eddac179dd27",
+	"default":           "133ae4c494d2f6978b3a7aea755c7b4d660c9913fde82fffe793c056df55a2a8",
+	"feedback":          "2a786e93445a3c0baa30edd82e2c0970068f872943795a4bf701ba53ba6f04a0",
+	"original":          "f6d16ab9d6406ef780bb0da8ba9f6bc3efe9b4ed7bc831250be3af7932fa9c36",
+	"original+feedback": "cf4db64fce90619162734ff768897cd88b906ba2db89a1040e30431474ab9df0",
 }

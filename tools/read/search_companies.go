@@ -19,7 +19,7 @@ import (
 type searchCompaniesInput struct {
 	Query      string   `json:"query,omitempty" desc:"Keywords, e.g. \"warehouse robotics\"." max:"200"`
 	Country    string   `json:"country,omitempty" desc:"ISO code or English name; several: \"US,CA\"." max:"300"`
-	Categories []string `json:"categories,omitempty" desc:"Any of these; names from companies://filters." max:"10"`
+	Categories []string `json:"categories,omitempty" desc:"Every company carrying any of these; names: companies://filters." max:"10"`
 	ExclCntry  string   `json:"exclude_countries,omitempty" desc:"As country." max:"300"`
 	ExclCats   []string `json:"exclude_categories,omitempty" desc:"Leave out." max:"10"`
 	MinEmp     *int     `json:"min_employees,omitempty" desc:"Inclusive." min:"0"`
@@ -113,7 +113,7 @@ func newSearchCompanies(d Deps) tools.Tool {
 		Facts: searchCompaniesFacts,
 		Title: "Search companies",
 		Description: "Find companies by keywords (all must match), filters or both. " +
-			"N largest: sort+limit. Ask only the fields you need. How many: count_only. More rows than pages: export. " +
+			"N largest: sort+limit. Ask only needed fields. How many: count_only. Many rows: export. " +
 			"Profiles: get_company; plain English: ai_search.",
 		Hints:    readHints,
 		NextStep: filtersNextStep,
