@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -148,9 +150,14 @@ func TestConformanceTasks(t *testing.T) {
 		}
 		t.Skip(msg)
 	}
-	ctx := testContext(t)
+	// The build gets the same bound as TestMain's build of the product
+	// binary, not testTimeout: on a busy machine compiling a second tag set
+	// alone can take longer than a test's minute. Each scenario has its
+	// own minute.
+	buildCtx, cancelBuild := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancelBuild()
 	bin := filepath.Join(t.TempDir(), "mcp-server-fixtures")
-	build := exec.CommandContext(ctx, "go", "build", "-tags", "conformancefixtures", "-o", bin, "./cmd/server")
+	build := exec.CommandContext(buildCtx, "go", "build", "-tags", "conformancefixtures", "-o", bin, "./cmd/server")
 	build.Dir = ".."
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build -tags conformancefixtures ./cmd/server:\n%s", out)
@@ -160,7 +167,7 @@ func TestConformanceTasks(t *testing.T) {
 	dir := t.TempDir()
 	for _, sc := range tasksScenarios {
 		t.Run(sc, func(t *testing.T) {
-			cmd := exec.CommandContext(ctx, node, cli, "server", "--url", base+"/mcp", "--scenario", sc, "--output-dir", dir)
+			cmd := exec.CommandContext(testContext(t), node, cli, "server", "--url", base+"/mcp", "--scenario", sc, "--output-dir", dir)
 			cmd.Env = childEnv()
 			b, err := cmd.CombinedOutput()
 			t.Logf("conformance %s:\n%s", sc, b)
