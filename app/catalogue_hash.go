@@ -6,8 +6,8 @@ package app
 // catalogue last changed on purpose. TestCatalogueHashIsRecorded fails
 // when they no longer match the code.
 var recordedCatalogueHashes = map[string]string{
-	"default":           "133ae4c494d2f6978b3a7aea755c7b4d660c9913fde82fffe793c056df55a2a8",
-	"feedback":          "2a786e93445a3c0baa30edd82e2c0970068f872943795a4bf701ba53ba6f04a0",
-	"original":          "f6d16ab9d6406ef780bb0da8ba9f6bc3efe9b4ed7bc831250be3af7932fa9c36",
-	"original+feedback": "cf4db64fce90619162734ff768897cd88b906ba2db89a1040e30431474ab9df0",
+	"default":           "9f66fac8b00a63c1597899a45af47f35cdd89e87e22539448de42e24240f1dd2",
+	"feedback":          "cc4ad118da0288a8091cf00e8ca0dc44556e1053a348ca3f871ee8d2ceb8aca0",
+	"original":          "dd914c0cfea0f78546cf44b101ed545d457e38fd163fc215a7007e3c5510d9e5",
+	"original+feedback": "a5aed55e1a6db1a2d8b0d67463f14923fbebf53493068f9dc227d4225e37cb07",
 }

@@ -11,9 +11,11 @@ import (
 )
 
 type getCollectionItemsInput struct {
-	CollectionID string `json:"collection_id" desc:"From list_collections." max:"100"`
-	Limit        int    `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
-	Cursor       string `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
+	CollectionID string   `json:"collection_id" desc:"From list_collections." max:"100"`
+	Limit        int      `json:"limit,omitempty" desc:"Page size." min:"1" max:"100" default:"20"`
+	Cursor       string   `json:"cursor,omitempty" desc:"Previous next_cursor." max:"4096"`
+	IDsOnly      bool     `json:"ids_only,omitempty" desc:"Id and name only."`
+	Fields       []string `json:"fields,omitempty" desc:"Only these beside id." enum:"name|domain|country_code|city|categories|employee_count|founded_year|description" max:"8"`
 }
 
 type collectionItem struct {
@@ -84,6 +86,9 @@ func NewGetCollectionItems(r query.Reader) tools.Tool {
 }
 
 func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionItemsInput) (getCollectionItemsOutput, error) {
+	if in.IDsOnly && len(in.Fields) > 0 {
+		return getCollectionItemsOutput{}, tools.Invalid("fields", "give fields or ids_only, not both: ids_only is fields left empty")
+	}
 	at, err := tools.ParseCursor(in.Cursor)
 	if err == nil {
 		err = at.Fits(in.Limit)
@@ -105,8 +110,9 @@ func getCollectionItems(ctx context.Context, r query.Reader, in getCollectionIte
 		at:         at,
 		after:      partial.Note(),
 	}
+	// The same projection as search_companies: ids_only or fields.
 	for i, it := range items {
-		out.Items[i] = collectionItem{Company: summaryFrom(&it.Company, tools.DetailSummary), AddedAt: tools.Timestamp(it.AddedAt)}
+		out.Items[i] = collectionItem{Company: project([]tools.Summary{summaryFrom(&it.Company, detail(in.IDsOnly))}, in.Fields)[0], AddedAt: tools.Timestamp(it.AddedAt)}
 	}
 	out.Note = tools.JoinNotes(tools.PageNote(len(out.Items), out.Total, out.NextCursor, "companies"), out.after)
 	return out, nil

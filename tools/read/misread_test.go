@@ -112,3 +112,24 @@ func TestContactsSayNoPersonsNameIsKnown(t *testing.T) {
 	assert.Contains(t, tooltest.Structured(t, res)["note"], "Contacts have no person's name")
 	r.AssertExpectations(t)
 }
+
+func TestGetCollectionItemsTakesSearchesProjection(t *testing.T) {
+	r := &querytest.Reader{}
+	page := &query.CollectionItemPage{Total: 1}
+	page.Collection.Id, page.Collection.Name = "col_1", "Prospects"
+	page.Items = []query.CollectionItem{{Company: listed(company("cmp_1", "Payly", "Germany"))[0]}}
+	r.On("GetCollectionItems", mock.Anything, "col_1", ptr(20), nilString).Return(page, nil).Twice()
+
+	res, _ := tooltest.Call(t, NewGetCollectionItems(r), `{"collection_id":"col_1","ids_only":true}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	c := tooltest.Structured(t, res)["items"].([]any)[0].(map[string]any)["company"].(map[string]any)
+	assert.Equal(t, "cmp_1", c["id"])
+	assert.Nil(t, c["domain"], "ids_only: id and name only")
+
+	res, _ = tooltest.Call(t, NewGetCollectionItems(r), `{"collection_id":"col_1","fields":["domain"]}`)
+	require.False(t, res.IsError, tooltest.Text(t, res))
+	c = tooltest.Structured(t, res)["items"].([]any)[0].(map[string]any)["company"].(map[string]any)
+	assert.Equal(t, "payly.example", c["domain"])
+	assert.Nil(t, c["name"], "only the fields asked for beside id")
+	r.AssertExpectations(t)
+}
