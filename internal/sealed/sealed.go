@@ -100,7 +100,10 @@ func (k *Key) Open(purpose, token string) ([]byte, error) {
 	if len(token) > MaxToken {
 		return nil, ErrInvalid
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(token)
+	// Strict: the lenient decoder ignores the unused low bits of the last
+	// character, so a token would have more than one spelling and a
+	// changed link could still open.
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(token)
 	n := k.aead.NonceSize()
 	if err != nil || len(raw) < 1+n+k.aead.Overhead() || raw[0] != version {
 		return nil, ErrInvalid

@@ -107,3 +107,26 @@ func TestRedisHonoursAnIDOnceAcrossReplicas(t *testing.T) {
 	_, err = a.First(ctx, "state-2", until)
 	assert.Error(t, err, "a Redis that does not answer is an error (the state is refused), never a yes")
 }
+
+// A token has one spelling: changing any one character to any other of the
+// alphabet is refused, the last one included (whose low bits a lenient
+// base64 decoder ignores).
+func TestEveryOneCharacterChangeOfATokenIsRefused(t *testing.T) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	k := RandomKey()
+	for _, size := range []int{0, 1, 2, 3, 10} { // each length mod 3 of the last group
+		token := k.Seal("test", make([]byte, size))
+		_, err := k.Open("test", token)
+		require.NoError(t, err)
+		for i := range token {
+			for _, c := range alphabet {
+				if byte(c) == token[i] {
+					continue
+				}
+				changed := token[:i] + string(c) + token[i+1:]
+				_, err := k.Open("test", changed)
+				require.ErrorIs(t, err, ErrInvalid, "position %d of %d changed to %q", i, len(token), c)
+			}
+		}
+	}
+}
