@@ -128,20 +128,8 @@ func requestEmailDiscovery(ctx context.Context, d Deps, in requestEmailDiscovery
 	if err != nil {
 		return requestEmailDiscoveryOutput{}, err
 	}
-	out := requestEmailDiscoveryOutput{Job: emailDiscoveryJob{
-		ID:          untrusted.Clean(job.Id),
-		CompanyID:   untrusted.Clean(job.CompanyId),
-		Roles:       untrusted.CleanAll(nonNil(job.Roles)),
-		Status:      untrusted.Clean(string(job.Status)),
-		RequestedAt: tools.Timestamp(job.RequestedAt),
-		Contacts:    tools.ContactsFrom(job.Contacts),
-	}}
-	if job.CompletedAt != nil {
-		out.Job.CompletedAt = tools.Timestamp(*job.CompletedAt)
-	}
-	if out.Job.Contacts == nil {
-		out.Job.Contacts = []tools.Contact{}
-	}
+	out := requestEmailDiscoveryOutput{Job: shapeJob(job.Id, job.CompanyId, job.Roles, string(job.Status),
+		job.RequestedAt, job.CompletedAt, tools.ContactsFrom(job.Contacts))}
 	switch job.Status {
 	case "COMPLETED":
 		out.Note = "Completed; the contacts are also on the company (get_company)."
@@ -215,20 +203,8 @@ func followEmailDiscovery(d Deps) *tools.Follow[requestEmailDiscoveryOutput] {
 				return requestEmailDiscoveryOutput{}, false, "", &tools.Error{Class: tools.BackendError,
 					Message: "the backend's email-discovery job " + ref.ID + " failed and found no contacts; a new job may be started"}
 			}
-			out := requestEmailDiscoveryOutput{Job: emailDiscoveryJob{
-				ID:          untrusted.Clean(job.Id),
-				CompanyID:   untrusted.Clean(job.CompanyId),
-				Roles:       untrusted.CleanAll(nonNil(job.Roles)),
-				Status:      untrusted.Clean(string(job.Status)),
-				RequestedAt: tools.Timestamp(job.RequestedAt),
-				Contacts:    tools.ContactsFrom(job.Contacts),
-			}}
-			if job.CompletedAt != nil {
-				out.Job.CompletedAt = tools.Timestamp(*job.CompletedAt)
-			}
-			if out.Job.Contacts == nil {
-				out.Job.Contacts = []tools.Contact{}
-			}
+			out := requestEmailDiscoveryOutput{Job: shapeJob(job.Id, job.CompanyId, job.Roles, string(job.Status),
+				job.RequestedAt, job.CompletedAt, tools.ContactsFrom(job.Contacts))}
 			switch n := len(out.Job.Contacts); n {
 			case 0:
 				out.Note = "Completed: the job found nobody for these roles."
@@ -242,3 +218,24 @@ func followEmailDiscovery(d Deps) *tools.Follow[requestEmailDiscoveryOutput] {
 
 // jobSettled reports whether a job's status is final.
 func jobSettled(status string) bool { return status == "COMPLETED" || status == "FAILED" }
+
+// shapeJob is the answer's job from the backend's, whether the write
+// started it (package mutation's type) or a task asked after it (package
+// query's): the two generated types hold the same fields.
+func shapeJob(id, companyID string, roles []string, status string, requested time.Time, completed *time.Time, contacts []tools.Contact) emailDiscoveryJob {
+	j := emailDiscoveryJob{
+		ID:          untrusted.Clean(id),
+		CompanyID:   untrusted.Clean(companyID),
+		Roles:       untrusted.CleanAll(nonNil(roles)),
+		Status:      untrusted.Clean(status),
+		RequestedAt: tools.Timestamp(requested),
+		Contacts:    contacts,
+	}
+	if completed != nil {
+		j.CompletedAt = tools.Timestamp(*completed)
+	}
+	if j.Contacts == nil {
+		j.Contacts = []tools.Contact{}
+	}
+	return j
+}
