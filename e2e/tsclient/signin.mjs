@@ -47,12 +47,25 @@ const nextCallback = () => (callbacks.length ? Promise.resolve(callbacks.shift()
 // state file: a second run is the same person's browser, still signed in
 // at the issuer (its step-up page is for that user only).
 const profile = `${stateFile}.chromium`;
-const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
-});
+// A launch is tried three times: on a loaded machine chromium has been seen
+// to die at start (killed, no exit code) while other tests start theirs;
+// that is the test machine, not the sign-in being tested.
+async function launchChromium() {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await puppeteer.launch({
+        executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+        headless: true,
+        args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+          "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
+      });
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      process.stderr.write(`chromium did not start (attempt ${attempt}), trying again: ${String(err).split("\n")[0]}\n`);
+    }
+  }
+}
+const browser = await launchChromium();
 
 let state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, "utf8")) : {};
 const keep = () => writeFileSync(stateFile, JSON.stringify(state));
